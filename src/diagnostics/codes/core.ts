@@ -1,0 +1,34 @@
+// Codes of the driver and CLI: files, internal errors, environment substitution.
+import { def } from '../diagnostic.ts';
+
+export const coreCodes = {
+  'file-not-found': def<{ path: string }>({
+    severity: 'error',
+    title: 'input file not found',
+    message: (p) => `cannot read '${p.path}'`,
+    help: () => 'check the path; pipec reads .pipe.sql and .pipe.yaml files and directories of them',
+    explain: 'A path given to pipec does not exist or cannot be read. Directories are searched for `.pipe.sql` and `.pipe.yaml` files.',
+  }),
+  'missing-env-var': def<{ name: string }>({
+    severity: 'error',
+    title: 'environment variable not set',
+    message: (p) => `\${${p.name}} is not set in the environment or the active profile`,
+    help: (p) => `export ${p.name}=... or add it to a profile in pipec.yaml and pass --profile`,
+    explain:
+      'A `${NAME}` inside a string literal is replaced by the environment variable NAME, or by the value of the active profile in `pipec.yaml`. A missing variable is an error, never an empty string, because an empty broker list or URL fails later and far from its cause.',
+  }),
+  'internal-error': def<{ detail: string }>({
+    severity: 'error',
+    title: 'internal compiler error',
+    message: (p) => `internal error: ${p.detail}`,
+    help: () => 'this is a bug in pipec; please report it with the spec that triggered it',
+    explain: 'pipec hit a state it did not expect. This is always a bug in pipec, not in your spec. Please report it with the input file.',
+  }),
+  'lint-suppressed-unknown': def<{ code: string }>({
+    severity: 'warning',
+    title: 'unknown code in a pipec:allow comment',
+    message: (p) => `'-- pipec:allow ${p.code}' names no known diagnostic code`,
+    help: () => 'run `pipec explain` with the code shown in the warning you meant to silence',
+    explain: '`-- pipec:allow CODE` silences one warning on the statement that follows it. The code named does not exist, so the comment silences nothing.',
+  }),
+} as const;

@@ -1,0 +1,30 @@
+// The interface every target implements. The build driver (src/build/) calls `emit` with a
+// checked, optimized plan; a target returns files relative to `generated/<pipeline>/` and
+// reports through the diagnostics API ("this target can't express that" is a coded
+// diagnostic, never a silent change of meaning).
+import type { DiagnosticBag } from '../diagnostics/bag.ts';
+import type { PlanDoc } from './ir.ts';
+
+export type TargetName = 'clickhouse' | 'iceberg' | 'runtime';
+
+export interface EmittedFile {
+  /** Relative to the pipeline's output folder, forward slashes, e.g. `clickhouse.sql`. */
+  path: string;
+  contents: string | Uint8Array;
+}
+
+export interface TargetContext {
+  diagnostics: DiagnosticBag;
+  /**
+   * Reads a file previously generated for this pipeline (e.g. the Iceberg field-id lock),
+   * relative to the pipeline's output folder; null when absent.
+   */
+  readPrevious(path: string): string | null;
+}
+
+export interface Target {
+  name: TargetName;
+  /** Which sink connectors or source connectors this target has something to say about. */
+  appliesTo(plan: PlanDoc): boolean;
+  emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]>;
+}

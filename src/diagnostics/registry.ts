@@ -3,6 +3,7 @@
 import type { DiagnosticDef } from './diagnostic.ts';
 import { coreCodes } from './codes/core.ts';
 import { syntaxCodes } from './codes/syntax.ts';
+import { yamlCodes } from './codes/yaml.ts';
 import { schemaCodes } from './codes/schema.ts';
 import { checkCodes } from './codes/check.ts';
 import { lintCodes } from './codes/lint.ts';
@@ -14,6 +15,7 @@ import { runtimeCodes } from './codes/runtime.ts';
 export const CODES = {
   ...coreCodes,
   ...syntaxCodes,
+  ...yamlCodes,
   ...schemaCodes,
   ...checkCodes,
   ...lintCodes,

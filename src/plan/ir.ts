@@ -46,6 +46,12 @@ export interface IrColumn {
   type: SqlType;
   /** Connector metadata (`METADATA FROM 'offset'`), null for payload columns. */
   metadataFrom: string | null;
+  /**
+   * Known upper bound on the number of distinct values, when the schema says so (an Avro
+   * enum's symbol count, a datagen `choice`'s value count); absent when unknown. Read by the
+   * hot-partition lint. BOOLEAN columns need no hint.
+   */
+  cardinalityHint?: number;
 }
 
 // ---------------------------------------------------------------- sources
@@ -82,6 +88,11 @@ export interface IrSource {
   options: Record<string, IrOption>;
   /** For a schema-sourced source: the schema text's canonical form (for targets that embed it). */
   schemaText: string | null;
+  /**
+   * The registry subject's compatibility level (`BACKWARD`, `FULL_TRANSITIVE`, `NONE`, ...)
+   * for a `registry:` schema; absent or null when unknown or not from a registry.
+   */
+  schemaCompatibility?: string | null;
   span: Span;
 }
 

@@ -1,0 +1,46 @@
+// Locates the test-services Python venv (building it once per process via test/services/venv.sh) and runs
+// the helper scripts in test/support/python/ with it, returning their JSON output.
+import { execFile, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const venvPython = path.join(repoRoot, 'test', 'services', '.cache', 'venv', 'bin', 'python');
+const helperDir = path.join(repoRoot, 'test', 'support', 'python');
+
+let ready: Promise<void> | undefined;
+
+/** Runs venv.sh once per process: a no-op when the venv matches requirements.txt, an install otherwise. */
+export function ensureVenv(): Promise<void> {
+  ready ??= new Promise<void>((resolve, reject) => {
+    execFile('bash', [path.join(repoRoot, 'test', 'services', 'venv.sh')], { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err) {
+        ready = undefined;
+        reject(new Error(`test/services/venv.sh failed:\n${stdout}${stderr}`));
+      } else {
+        resolve();
+      }
+    });
+  });
+  return ready;
+}
+
+/** Runs test/support/python/<script> with the venv's Python, feeding `input` on stdin, and parses stdout as JSON. */
+export async function runPythonHelper(script: string, args: readonly string[], input: string): Promise<unknown> {
+  await ensureVenv();
+  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
+    const child = spawn(venvPython, [path.join(helperDir, script), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (exit) => resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: exit }));
+    child.stdin.end(input);
+  });
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`${script} exited with ${String(code)} without JSON output:\n${stderr.slice(-4000)}${stdout.slice(0, 2000)}`);
+  }
+}

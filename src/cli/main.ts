@@ -1,36 +1,131 @@
 // Entry point of the `pipec` CLI: parses argv and dispatches to a command in ./commands/.
-// User errors end with a diagnostic and exit 1; an unexpected exception is reported as an
-// internal error (a bug), never as a bare stack trace.
+// User errors end with diagnostics and exit 1; usage errors exit 2; an unexpected exception is
+// reported as an internal error (a bug, with where to report it), never as a bare stack trace.
+import { parseArgs } from 'node:util';
+import { makeContext, type CliIo, type DiagnosticFormat } from './context.ts';
+import { ProfileError } from '../build/profile.ts';
+import { checkCommand } from './commands/check.ts';
+import { buildCommand } from './commands/build.ts';
+import { planCommand } from './commands/plan.ts';
+import { runCommand } from './commands/run.ts';
+import { explainCommand } from './commands/explain.ts';
+import { fmtCommand } from './commands/fmt.ts';
+import { diffCommand } from './commands/diff.ts';
+import { compactCommand } from './commands/compact.ts';
+
 const USAGE = `pipec — a compiler for streaming pipelines
 
 usage:
-  pipec check [paths]                 parse, type-check and lint
-  pipec build [paths] [--target T] [--out DIR] [--check]
-  pipec plan <file> [--format text|json|dot]
-  pipec run <file> [--profile P]
+  pipec check [paths] [--format text|json] [--deny-warnings]
+  pipec build [paths] [--target clickhouse|iceberg|runtime|all] [--out DIR] [--check]
+  pipec plan <file> [--format text|json|dot] [--no-optimize]
+  pipec run <file> [--checkpoint-dir DIR] [--metrics-port N]
   pipec diff <old> <new>
-  pipec explain <CODE>
-  pipec fmt [paths] [--to yaml|sql]
+  pipec explain [CODE]
+  pipec fmt [paths] [--to yaml|sql] [--check] [--write]
   pipec compact <file>
+
+common options:
+  --profile NAME    connection values from a profile of pipec.yaml (the environment overrides)
+  --no-color        plain diagnostics even on a terminal
 `;
 
-async function main(argv: string[]): Promise<number> {
-  const [command] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE);
-    return command ? 0 : 2;
+const OPTIONS = {
+  profile: { type: 'string' },
+  format: { type: 'string' },
+  target: { type: 'string' },
+  out: { type: 'string' },
+  check: { type: 'boolean' },
+  write: { type: 'boolean' },
+  to: { type: 'string' },
+  'deny-warnings': { type: 'boolean' },
+  'no-optimize': { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  'checkpoint-dir': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function main(argv: string[], io: CliIo, cwd: string, processEnv: NodeJS.ProcessEnv): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    io.stderr(`pipec: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
   }
-  process.stderr.write(`pipec: unknown command '${command}'\n\n${USAGE}`);
+  const { values: v, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!command || v.help || command === 'help') {
+    io.stdout(USAGE);
+    return command || v.help ? 0 : 2;
+  }
+  let ctx;
+  try {
+    ctx = makeContext(cwd, v.profile ?? null, v['no-color'] ? { ...processEnv, NO_COLOR: '1' } : processEnv, io);
+  } catch (e) {
+    if (e instanceof ProfileError) {
+      io.stderr(`pipec: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+  const format = (v.format ?? 'text') as DiagnosticFormat;
+  const denyWarnings = v['deny-warnings'] ?? false;
+  switch (command) {
+    case 'check':
+      if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
+      return checkCommand(ctx, { paths: rest, format, denyWarnings });
+    case 'build':
+      if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
+      return buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', check: v.check ?? false, format, denyWarnings });
+    case 'plan':
+      return planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'] });
+    case 'run': {
+      const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
+      if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
+      return runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port });
+    }
+    case 'diff':
+      return diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });
+    case 'explain':
+      return explainCommand(ctx, rest[0]);
+    case 'fmt': {
+      const to = v.to ?? null;
+      if (to !== null && to !== 'sql' && to !== 'yaml') return usage(io, `--to must be sql or yaml`);
+      return fmtCommand(ctx, { paths: rest, to, check: v.check ?? false, write: v.write ?? false });
+    }
+    case 'compact':
+      return compactCommand(ctx, { file: rest[0] });
+    default:
+      return usage(io, `unknown command '${command}'`);
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`pipec: ${message}\n\n${USAGE}`);
   return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`pipec: internal error — this is a bug in pipec, please report it with the spec you compiled.\n${detail}\n`);
-    process.exitCode = 70;
-  },
-);
+const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('dist/pipec.mjs') || process.argv[1]?.endsWith('bin/pipec.mjs');
+if (isEntry) {
+  const io: CliIo = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    isTty: Boolean(process.stderr.isTTY),
+  };
+  main(process.argv.slice(2), io, process.cwd(), process.env).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      const debug = Boolean(process.env.PIPEC_DEBUG);
+      const detail = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+      io.stderr(
+        `pipec: internal error — this is a bug in pipec, not in your spec: ${detail}\n` +
+          `Please report it with the spec you compiled${debug ? '' : ' (run again with PIPEC_DEBUG=1 to include the trace)'}.\n`,
+      );
+      process.exitCode = 70;
+    },
+  );
+}

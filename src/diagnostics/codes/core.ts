@@ -24,6 +24,14 @@ export const coreCodes = {
     help: () => 'this is a bug in pipec; please report it with the spec that triggered it',
     explain: 'pipec hit a state it did not expect. This is always a bug in pipec, not in your spec. Please report it with the input file.',
   }),
+  'duplicate-pipeline-name': def<{ name: string; other: string }>({
+    severity: 'error',
+    title: 'two specs build the same pipeline',
+    message: (p) => `pipeline '${p.name}' is also built from ${p.other}`,
+    help: () => 'rename one pipeline with a PIPELINE statement or rename the file',
+    explain:
+      'Each pipeline writes its outputs to `generated/<pipeline>/`. Two specs with the same pipeline name (the file base name unless a `PIPELINE` statement names it) would overwrite each other.',
+  }),
   'lint-suppressed-unknown': def<{ code: string }>({
     severity: 'warning',
     title: 'unknown code in a pipec:allow comment',

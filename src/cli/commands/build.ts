@@ -1,0 +1,47 @@
+// `pipec build [paths] [--target T] [--out DIR] [--check]`: everything check does, then each
+// target's artifacts; with --check, fail when the committed outputs differ from a fresh build.
+import { discoverSpecs } from '../../build/discover.ts';
+import { buildSpecs, compareOutputs, writeOutputs } from '../../build/build.ts';
+import { resolveTargets } from '../../build/targets.ts';
+import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
+import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
+import { reportMissing } from './shared.ts';
+
+export interface BuildArgs {
+  paths: string[];
+  target: string;
+  out: string;
+  check: boolean;
+  format: DiagnosticFormat;
+  denyWarnings: boolean;
+}
+
+export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promise<number> {
+  const targets = resolveTargets(args.target);
+  if (typeof targets === 'string') {
+    ctx.io.stderr(`pipec: ${targets}\n`);
+    return 2;
+  }
+  const { files, missing } = discoverSpecs(args.paths.length ? args.paths : ['specs'], ctx.cwd);
+  const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: args.out });
+  const all: Diagnostic[] = [...reportMissing(missing), ...result.results.flatMap((r) => r.diagnostics.sorted())];
+  printDiagnostics(ctx, all, args.format);
+  if (failed(all, args.denyWarnings)) return 1;
+  if (args.check) {
+    const stale = compareOutputs(ctx.cwd, args.out, result);
+    const n = stale.added.length + stale.changed.length + stale.removed.length;
+    if (n === 0) {
+      ctx.io.stderr(`${args.out}/ is up to date (${result.outputs.size} files from ${files.length} specs)\n`);
+      return 0;
+    }
+    ctx.io.stderr(`${args.out}/ is stale: ${n} file${n === 1 ? '' : 's'} differ from a fresh build\n`);
+    for (const f of stale.changed) ctx.io.stderr(`  changed  ${args.out}/${f}\n`);
+    for (const f of stale.added) ctx.io.stderr(`  missing  ${args.out}/${f}\n`);
+    for (const f of stale.removed) ctx.io.stderr(`  extra    ${args.out}/${f}\n`);
+    ctx.io.stderr(`run \`pipec build ${args.paths.join(' ') || 'specs'}\` and commit ${args.out}/\n`);
+    return 1;
+  }
+  writeOutputs(ctx.cwd, args.out, result);
+  ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${result.pipelines.length === 1 ? '' : 's'} to ${args.out}/\n`);
+  return 0;
+}

@@ -1,0 +1,61 @@
+// `pipec fmt [paths] [--to yaml|sql] [--check]`: canonical formatting in place, or conversion
+// between the two forms (printed to stdout, or written next to the input with --write).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { discoverSpecs } from '../../build/discover.ts';
+import { parseSpecText } from '../../build/compile.ts';
+import { DiagnosticBag } from '../../diagnostics/bag.ts';
+import { formatSql } from '../../syntax/format/to-sql.ts';
+import { formatYaml } from '../../syntax/format/to-yaml.ts';
+import type { EnvResolver } from '../../syntax/front-end.ts';
+import { printDiagnostics, type CommandContext } from '../context.ts';
+
+export interface FmtArgs {
+  paths: string[];
+  to: 'sql' | 'yaml' | null;
+  check: boolean;
+  write: boolean;
+}
+
+/** fmt keeps `${VAR}` text as written, so it never needs the variables' values. */
+const keepVariables: EnvResolver = { get: (name) => `\${${name}}` };
+
+export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
+  const { files, missing } = discoverSpecs(args.paths.length ? args.paths : ['.'], ctx.cwd);
+  if (missing.length) {
+    ctx.io.stderr(`pipec fmt: not found: ${missing.join(', ')}\n`);
+    return 1;
+  }
+  let status = 0;
+  for (const file of files) {
+    const text = readFileSync(join(ctx.cwd, file), 'utf8');
+    const diagnostics = new DiagnosticBag();
+    const ast = parseSpecText(file, text, keepVariables, diagnostics);
+    if (diagnostics.hasErrors) {
+      printDiagnostics(ctx, diagnostics.sorted(), 'text');
+      status = 1;
+      continue;
+    }
+    const isSql = file.endsWith('.pipe.sql');
+    const to = args.to ?? (isSql ? 'sql' : 'yaml');
+    const formatted = to === 'sql' ? formatSql(ast) : formatYaml(ast);
+    const sameForm = (to === 'sql') === isSql;
+    if (sameForm) {
+      if (formatted === text) continue;
+      if (args.check) {
+        ctx.io.stderr(`${file}: not formatted\n`);
+        status = 1;
+      } else {
+        writeFileSync(join(ctx.cwd, file), formatted);
+        ctx.io.stderr(`formatted ${file}\n`);
+      }
+    } else if (args.write) {
+      const out = file.replace(/\.pipe\.(sql|ya?ml)$/, to === 'sql' ? '.pipe.sql' : '.pipe.yaml');
+      writeFileSync(join(ctx.cwd, out), formatted);
+      ctx.io.stderr(`wrote ${out}\n`);
+    } else {
+      ctx.io.stdout(formatted);
+    }
+  }
+  return status;
+}

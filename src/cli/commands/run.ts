@@ -1,0 +1,31 @@
+// `pipec run <file>`: compile, then run the runtime target in-process until a bounded source
+// ends or the user stops it (Ctrl-C checkpoints and exits cleanly).
+import { dirname, join } from 'node:path';
+import { compileFile } from '../../build/compile.ts';
+import { runPipeline } from '../../../targets/runtime/index.ts';
+import { printDiagnostics, type CommandContext } from '../context.ts';
+
+export interface RunArgs {
+  file: string | undefined;
+  checkpointDir: string | null;
+  metricsPort: number | null;
+}
+
+export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
+  if (!args.file) {
+    ctx.io.stderr('pipec run: give one spec file\n');
+    return 2;
+  }
+  const r = await compileFile(args.file, { cwd: ctx.cwd, env: ctx.env });
+  printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
+  if (!r.plan || r.diagnostics.hasErrors) return 1;
+  const env: Record<string, string | undefined> = { ...ctx.processEnv };
+  const result = await runPipeline(r.plan, {
+    baseDir: join(ctx.cwd, dirname(args.file)),
+    checkpointDir: args.checkpointDir ?? undefined,
+    metricsPort: args.metricsPort ?? undefined,
+    status: ctx.io.isTty ? 'tty' : 'none',
+    env,
+  });
+  return result.exitCode;
+}

@@ -1,0 +1,56 @@
+// What every command needs: the working directory, the environment resolver of the active
+// profile, and how to print diagnostics (colour on a TTY, plain otherwise, or JSON).
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnosticsToJson, renderDiagnostics, summaryLine } from '../diagnostics/render.ts';
+import { envResolver, findProjectConfig } from '../build/profile.ts';
+import type { EnvResolver } from '../syntax/front-end.ts';
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTty: boolean;
+}
+
+export interface CommandContext {
+  cwd: string;
+  env: EnvResolver;
+  processEnv: NodeJS.ProcessEnv;
+  io: CliIo;
+}
+
+export function makeContext(cwd: string, profile: string | null, processEnv: NodeJS.ProcessEnv, io: CliIo): CommandContext {
+  const config = findProjectConfig(cwd);
+  return { cwd, env: envResolver(config, profile, processEnv), processEnv, io };
+}
+
+export type DiagnosticFormat = 'text' | 'json';
+
+/** Prints diagnostics to stderr (text) or stdout (json), then a summary line for text. */
+export function printDiagnostics(ctx: CommandContext, ds: Diagnostic[], format: DiagnosticFormat): void {
+  if (format === 'json') {
+    ctx.io.stdout(diagnosticsToJson(ds));
+    return;
+  }
+  if (ds.length === 0) return;
+  const color = ctx.io.isTty && !ctx.processEnv.NO_COLOR;
+  ctx.io.stderr(
+    renderDiagnostics(ds, {
+      color,
+      readSource: (file) => {
+        try {
+          return readFileSync(isAbsolute(file) ? file : join(ctx.cwd, file), 'utf8');
+        } catch {
+          return null;
+        }
+      },
+    }),
+  );
+  ctx.io.stderr(`\n${summaryLine(ds)}\n`);
+}
+
+/** `--deny-warnings` makes warnings fail the command (CI). */
+export function failed(ds: Diagnostic[], denyWarnings: boolean): boolean {
+  return ds.some((d) => d.severity === 'error' || (denyWarnings && d.severity === 'warning'));
+}

@@ -1,0 +1,124 @@
+// End-to-end tests of the CLI as users run it: exit codes, diagnostics on stderr, --format
+// json, explain, build --check against a stale tree, fmt round trips.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { pipec, repoRoot } from './run-cli.ts';
+
+test('pipec with no command prints usage and exits 2', () => {
+  const r = pipec([]);
+  assert.equal(r.status, 2);
+  assert.match(r.stdout, /usage:/);
+});
+
+test('pipec check passes on every spec in specs/', () => {
+  const r = pipec(['check', 'specs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /checked \d+ specs: ok/);
+});
+
+test('pipec check reports every mistake of a file with file:line:col and exits 1', () => {
+  const r = pipec(['check', 'test/golden/cases/invalid-many-mistakes/input.pipe.sql']);
+  assert.equal(r.status, 1);
+  // The case has five independent mistakes (see its header comment); all must be reported.
+  const errors = r.stderr.match(/^error\[[a-z0-9-]+\]/gm) ?? [];
+  assert.ok(errors.length >= 5, `expected at least 5 errors, got ${errors.length}:\n${r.stderr}`);
+  assert.match(r.stderr, /--> test\/golden\/cases\/invalid-many-mistakes\/input\.pipe\.sql:\d+:\d+/);
+  assert.doesNotMatch(r.stderr, /at .*\.ts:\d+:\d+\)/, 'no stack trace for a user error');
+});
+
+test('pipec check --format json gives machine-readable diagnostics', () => {
+  const r = pipec(['check', '--format', 'json', 'test/golden/cases/invalid-name-unknown-column/input.pipe.sql']);
+  assert.equal(r.status, 1);
+  const ds = JSON.parse(r.stdout) as { code: string; line: number; column: number; help: string | null }[];
+  const unknown = ds.find((d) => /amout/.test(JSON.stringify(d)));
+  assert.ok(unknown, r.stdout);
+  // Position of `amout` worked out from the file itself: 1-based line and column.
+  const lines = readFileSync(join(repoRoot, 'test/golden/cases/invalid-name-unknown-column/input.pipe.sql'), 'utf8').split('\n');
+  const line = lines.findIndex((l) => l.includes('amout')) + 1;
+  assert.equal(unknown.line, line);
+  assert.equal(unknown.column, lines[line - 1]!.indexOf('amout') + 1);
+  assert.match(JSON.stringify(unknown), /amount/, 'suggests the right column');
+});
+
+test('pipec explain prints the long explanation of a code, and suggests on a typo', () => {
+  const ok = pipec(['explain', 'missing-env-var']);
+  assert.equal(ok.status, 0);
+  assert.match(ok.stdout, /environment variable/);
+  const typo = pipec(['explain', 'missing-env-vra']);
+  assert.equal(typo.status, 1);
+  assert.match(typo.stderr, /did you mean 'missing-env-var'/);
+});
+
+test('pipec build --check fails on a stale generated/ and passes after a build', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-cli-'));
+  try {
+    cpSync(join(repoRoot, 'specs'), join(dir, 'specs'), { recursive: true });
+    cpSync(join(repoRoot, 'pipec.yaml'), join(dir, 'pipec.yaml'));
+    const stale = pipec(['build', 'specs', '--check'], { cwd: dir });
+    assert.equal(stale.status, 1);
+    assert.match(stale.stderr, /is stale/);
+    const built = pipec(['build', 'specs'], { cwd: dir });
+    assert.equal(built.status, 0, built.stderr);
+    const fresh = pipec(['build', 'specs', '--check'], { cwd: dir });
+    assert.equal(fresh.status, 0, fresh.stderr);
+    // A hand edit of a generated file is caught.
+    const plan = join(dir, 'generated', 'quickstart', 'plan.txt');
+    assert.ok(existsSync(plan));
+    writeFileSync(plan, readFileSync(plan, 'utf8') + '\n-- edited by hand\n');
+    const edited = pipec(['build', 'specs', '--check'], { cwd: dir });
+    assert.equal(edited.status, 1);
+    assert.match(edited.stderr, /changed\s+generated\/quickstart\/plan\.txt/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('two builds of the same specs are byte-identical', () => {
+  const dirs = [mkdtempSync(join(tmpdir(), 'pipec-det-a-')), mkdtempSync(join(tmpdir(), 'pipec-det-b-'))];
+  try {
+    for (const d of dirs) {
+      cpSync(join(repoRoot, 'specs'), join(d, 'specs'), { recursive: true });
+      cpSync(join(repoRoot, 'pipec.yaml'), join(d, 'pipec.yaml'));
+      const r = pipec(['build', 'specs'], { cwd: d });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    const cmp = pipec(['build', 'specs', '--check'], { cwd: dirs[1]! });
+    assert.equal(cmp.status, 0);
+    const listing = (d: string): string => JSON.stringify(readTree(join(d, 'generated')));
+    assert.equal(listing(dirs[0]!), listing(dirs[1]!));
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('fmt --to yaml then --to sql round-trips: converting twice gives the same text back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-fmt-'));
+  try {
+    cpSync(join(repoRoot, 'specs'), join(dir, 'specs'), { recursive: true });
+    const yaml1 = pipec(['fmt', '--to', 'yaml', 'specs/orders_revenue.pipe.sql'], { cwd: dir });
+    assert.equal(yaml1.status, 0, yaml1.stderr);
+    writeFileSync(join(dir, 'rt.pipe.yaml'), yaml1.stdout);
+    const sql1 = pipec(['fmt', '--to', 'sql', 'rt.pipe.yaml'], { cwd: dir });
+    assert.equal(sql1.status, 0, sql1.stderr);
+    writeFileSync(join(dir, 'rt.pipe.sql'), sql1.stdout);
+    const yaml2 = pipec(['fmt', '--to', 'yaml', 'rt.pipe.sql'], { cwd: dir });
+    assert.equal(yaml2.stdout, yaml1.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
+      else out[`${prefix}${e.name}`] = readFileSync(join(d, e.name)).toString('base64');
+    }
+  };
+  walk(dir, '');
+  return out;
+}

@@ -1,0 +1,26 @@
+-- Golden case: five different mistakes: unknown option, unknown column, SUM of a string, unknown sink source, bad duration.
+CREATE SOURCE orders (
+  order_id     STRING NOT NULL,
+  customer_id  BIGINT,
+  amount       DECIMAL(12, 2),
+  status       STRING,
+  order_ts     TIMESTAMP(3),
+  WATERMARK FOR order_ts AS order_ts - INTERVAL '5' SECOND
+) WITH (
+  connector = 'kafka',
+  topic = 'orders',
+  format = 'json',
+  key = 'customer_id',
+  idle_timeout = 'later',
+  startup = 'earliest',
+  grup_id = 'g'
+);
+
+CREATE VIEW v AS
+SELECT customer_id, window_start, window_end, SUM(status) AS revenue, MAX(amout) AS biggest
+FROM TUMBLE(orders, order_ts, INTERVAL '1' MINUTE)
+GROUP BY customer_id, window_start, window_end
+EMIT ON WINDOW CLOSE
+ON LATE DROP;
+
+CREATE SINK out FROM revenu WITH (connector = 'stdout');

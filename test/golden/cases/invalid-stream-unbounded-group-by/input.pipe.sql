@@ -1,0 +1,23 @@
+-- Golden case: GROUP BY without a window, EMIT CHANGES or state_ttl: unbounded state.
+CREATE SOURCE orders (
+  order_id     STRING NOT NULL,
+  customer_id  BIGINT,
+  amount       DECIMAL(12, 2),
+  status       STRING,
+  order_ts     TIMESTAMP(3),
+  WATERMARK FOR order_ts AS order_ts - INTERVAL '5' SECOND
+) WITH (
+  connector = 'kafka',
+  topic = 'orders',
+  format = 'json',
+  key = 'customer_id',
+  idle_timeout = '30 s'
+);
+
+CREATE VIEW v AS
+SELECT customer_id, SUM(amount) AS revenue
+FROM orders
+GROUP BY customer_id
+;
+
+CREATE SINK out FROM v WITH (connector = 'stdout');

@@ -2,9 +2,11 @@
 import type { Target, TargetName } from '../plan/target-api.ts';
 import { clickhouseTarget } from '../../targets/clickhouse/index.ts';
 import { runtimeTarget } from '../../targets/runtime/index.ts';
+import { icebergTarget } from '../../targets/iceberg/index.ts';
 
 export const TARGETS: Partial<Record<TargetName, Target>> = {
   clickhouse: clickhouseTarget,
+  iceberg: icebergTarget,
   runtime: runtimeTarget,
 };
 

@@ -1,0 +1,47 @@
+// The Iceberg target: for each Iceberg sink, the table metadata (spec format v2/v3), the REST
+// catalog create-table request, and the field-id lock; for each compaction policy, its
+// maintenance plan as JSON and as Spark SQL. Reads only the plan IR.
+import type { PlanDoc } from '../../src/plan/ir.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import { syntheticSpan } from '../../src/diagnostics/span.ts';
+import { parseLock } from './field-id-lock.ts';
+import { buildLayout, type LayoutProblem } from './table-layout.ts';
+import { tableProperties } from './table-properties.ts';
+import { restCreateTableRequest, tableMetadata } from './table-metadata.ts';
+import { maintenanceJson, maintenanceSparkSql } from './maintenance-plan.ts';
+import { stableJson } from './stable-json.ts';
+
+export const lockPath = (sink: string): string => `iceberg/${sink}/field-ids.lock.json`;
+
+export const icebergTarget: Target = {
+  name: 'iceberg',
+  appliesTo: (plan) => plan.sinks.some((s) => s.connector === 'iceberg'),
+  async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
+    const files: EmittedFile[] = [];
+    for (const sink of plan.sinks) {
+      if (sink.connector !== 'iceberg' || !sink.iceberg) continue;
+      const lock = parseLock(ctx.readPrevious(lockPath(sink.name)), sink.iceberg.table);
+      const problems: LayoutProblem[] = [];
+      const layout = buildLayout(sink, lock, problems);
+      for (const p of problems) {
+        if (p.kind === 'lossy-type') ctx.diagnostics.report('iceberg-lossy-type', sink.span ?? syntheticSpan(plan.pipeline.file), { sink: sink.name, column: p.path, detail: p.detail });
+        else ctx.diagnostics.report('iceberg-unknown-partition-column', sink.span ?? syntheticSpan(plan.pipeline.file), { sink: sink.name, column: p.path });
+      }
+      const policies = plan.compactions.filter((c) => c.sink === sink.name);
+      const properties = tableProperties(plan.pipeline.name, sink, policies);
+      const catalog = plan.catalogs.find((c) => c.name === sink.iceberg!.catalog);
+      files.push(
+        { path: `iceberg/${sink.name}/metadata.json`, contents: stableJson(tableMetadata(plan.pipeline.name, sink, catalog, lock, layout, properties)) },
+        { path: `iceberg/${sink.name}/create-table.json`, contents: stableJson(restCreateTableRequest(sink, lock, layout, properties)) },
+        { path: lockPath(sink.name), contents: stableJson(lock) },
+      );
+      for (const policy of policies) {
+        files.push(
+          { path: `iceberg/maintenance/${policy.name}.json`, contents: stableJson(maintenanceJson(policy, sink)) },
+          { path: `iceberg/maintenance/${policy.name}.spark.sql`, contents: maintenanceSparkSql(policy, sink, plan.pipeline.file) },
+        );
+      }
+    }
+    return files;
+  },
+};

@@ -1,0 +1,126 @@
+// Turns Chevrotain's recognition errors into coded diagnostics with the expected tokens in
+// human words ("expected ')' or ','"), plus targeted messages for common slips.
+import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from 'chevrotain';
+import { EOF } from 'chevrotain';
+import type { Span } from '../src/diagnostics/span.ts';
+import type { SpanMaker } from '../src/syntax/sql/cst.ts';
+
+/**
+ * The provider only records which token types were expected (as JSON); wording happens in
+ * `reportParseError`, which knows the statement and can ask for a complete expected set.
+ */
+export const recordingMessageProvider: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected }) => JSON.stringify([expected.name]),
+  buildNotAllInputParsedMessage: () => JSON.stringify(['Semicolon']),
+  buildNoViableAltMessage: ({ expectedPathsPerAlt }) =>
+    JSON.stringify(expectedPathsPerAlt.flatMap((alt) => alt.map((path) => path[0]?.name ?? 'EOF'))),
+  buildEarlyExitMessage: ({ expectedIterationPaths }) => JSON.stringify(expectedIterationPaths.map((path) => path[0]?.name ?? 'EOF')),
+};
+
+const OPERATORS = new Set([
+  'Plus', 'Minus', 'Concat', 'Star', 'Slash', 'PercentSign', 'Eq', 'DoubleEq', 'NotEq', 'LtEq', 'GtEq', 'Lt', 'Gt',
+  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'AND', 'OR',
+]);
+const EXPR_STARTS = new Set([
+  'NumberLit', 'StringLit', 'TRUE', 'FALSE', 'NULL', 'INTERVAL', 'CASE', 'CAST', 'EXTRACT', 'LParen', 'Minus', 'Plus',
+  'NOT', 'IdentCat', 'TIMESTAMP', 'DATE',
+]);
+
+/** Every keyword, punctuation and literal type by name, to look up labels. */
+export type TokenIndex = ReadonlyMap<string, TokenType>;
+
+export function describeExpected(names: Iterable<string>, index: TokenIndex, softWords: ReadonlySet<string>): string {
+  const set = new Set(names);
+  set.delete('EOF');
+  const parts: string[] = [];
+  const isExprContext = set.has('IdentCat') && set.has('NumberLit');
+  const opCount = [...set].filter((n) => OPERATORS.has(n)).length;
+  const opContext = opCount >= 4;
+  let sawOperator = false;
+  let sawExpr = false;
+  let sawName = false;
+  for (const name of set) {
+    if (opContext && OPERATORS.has(name) && !(isExprContext && EXPR_STARTS.has(name))) {
+      sawOperator = true;
+      continue;
+    }
+    if (isExprContext && EXPR_STARTS.has(name)) {
+      sawExpr = true;
+      continue;
+    }
+    // A soft keyword is also a name: listing both would be noise when a name is expected.
+    if (set.has('IdentCat') && softWords.has(name)) continue;
+    if (name === 'IdentCat' || name === 'AnyWord' || name === 'Identifier' || name === 'QuotedIdent') {
+      sawName = true;
+      continue;
+    }
+    const label = index.get(name)?.LABEL ?? name;
+    if (!parts.includes(label)) parts.push(label);
+  }
+  if (sawName) parts.push(set.has('AnyWord') && !set.has('IdentCat') ? 'an option name' : 'a name');
+  if (sawExpr) parts.push('an expression');
+  if (sawOperator) parts.push('an operator');
+  if (parts.length === 0) return "';'";
+  if (parts.length === 1) return parts[0]!;
+  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+export function describeFound(t: IToken): string {
+  if (t.tokenType === EOF) return 'the end of the statement';
+  const img = t.image.length > 24 ? `${t.image.slice(0, 21)}...` : t.image;
+  switch (t.tokenType.name) {
+    case 'StringLit':
+      return `the string ${img}`;
+    case 'NumberLit':
+      return `the number ${img}`;
+    case 'Semicolon':
+      return `';'`;
+    default:
+      return `'${img}'`;
+  }
+}
+
+export interface ParseErrorContext {
+  spans: SpanMaker;
+  /** Tokens of the statement (or fragment) that was parsed. */
+  tokens: IToken[];
+  /** The `;` that ended the statement, to point at when the statement ended too early. */
+  terminator: IToken | undefined;
+  /** Expected token names after a prefix of `tokens`; empty when unknown. */
+  contentAssist(prefix: IToken[]): string[];
+  index: TokenIndex;
+  softWords: ReadonlySet<string>;
+}
+
+/** Reports one parser error; returns false when it was a cascade of an earlier one and dropped. */
+export function reportParseError(e: IRecognitionException, isFirst: boolean, pc: ParseErrorContext): void {
+  const bag = pc.spans.ctx.diagnostics;
+  const atEnd = e.token.tokenType === EOF || !Number.isFinite(e.token.startOffset);
+  const idx = atEnd ? pc.tokens.length : pc.tokens.findIndex((t) => t.startOffset === e.token.startOffset);
+  const prev = idx > 0 ? pc.tokens[idx - 1] : undefined;
+  const span = atEnd ? endSpan(pc) : pc.spans.token(e.token);
+  if (prev && prev.tokenType.name === 'Comma' && !atEnd && ['RParen', 'Gt', 'FROM'].includes(e.token.tokenType.name)) {
+    bag.report('syntax-trailing-comma', pc.spans.token(prev), { closer: e.token.image.toUpperCase() });
+    return;
+  }
+  let expected: string[] = [];
+  if (isFirst && idx >= 0) expected = pc.contentAssist(pc.tokens.slice(0, idx));
+  if (expected.length === 0) {
+    try {
+      expected = JSON.parse(e.message) as string[];
+    } catch {
+      expected = [];
+    }
+  }
+  if (e.name === 'NotAllInputParsedException') expected.push('Semicolon');
+  bag.report('syntax-error', span, { expected: describeExpected(expected, pc.index, pc.softWords), found: describeFound(e.token) });
+}
+
+/** Where "the statement ended" points: its `;`, else just after its last token. */
+function endSpan(pc: ParseErrorContext): Span {
+  if (pc.terminator) return pc.spans.token(pc.terminator);
+  const last = pc.tokens[pc.tokens.length - 1];
+  if (!last) return pc.spans.range(0, 0);
+  const end = (last.endOffset ?? last.startOffset) + 1;
+  return pc.spans.range(end, end);
+}

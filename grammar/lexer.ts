@@ -1,0 +1,133 @@
+// The tokens of `.pipe.sql` and the one Chevrotain lexer built from them (LANGUAGE.md "Files").
+// Soft keywords share the IdentCat category so they still work as column names (`key`, `date`).
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+/** Anything usable as an identifier: plain words, "quoted" names and soft keywords. */
+export const IdentCat = createToken({ name: 'IdentCat', pattern: Lexer.NA, label: 'a name' });
+/** Any word at all, reserved keywords included: option keys such as `table` or `format`. */
+export const AnyWord = createToken({ name: 'AnyWord', pattern: Lexer.NA, label: 'an option name' });
+
+export const Identifier = createToken({
+  name: 'Identifier',
+  pattern: /[A-Za-z_][A-Za-z0-9_$]*/,
+  categories: [IdentCat, AnyWord],
+  label: 'a name',
+});
+export const QuotedIdent = createToken({
+  name: 'QuotedIdent',
+  pattern: /"(?:[^"\n\r]|"")*"/,
+  categories: [IdentCat, AnyWord],
+  label: 'a name',
+});
+
+// Keywords that can never be names: they end or join clauses, so an unquoted name there would
+// make the grammar ambiguous (`FROM orders EMIT CHANGES` must not read EMIT as an alias).
+const RESERVED = [
+  'SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'UNION', 'ALL', 'JOIN', 'INNER', 'LEFT', 'OUTER',
+  'ON', 'AS', 'AND', 'OR', 'NOT', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END',
+  'IS', 'IN', 'BETWEEN', 'LIKE', 'CREATE', 'WITH', 'EMIT', 'ALLOWED', 'DISTINCT', 'FOR', 'CAST',
+  'EXTRACT', 'INTERVAL', 'TABLE', 'DESCRIPTOR', 'TO', 'BOTH', 'LEADING', 'TRAILING',
+] as const;
+
+// Words the grammar needs but that remain valid names everywhere they cannot be confused.
+const SOFT = [
+  'PIPELINE', 'SOURCE', 'VIEW', 'SINK', 'CATALOG', 'COMPACTION', 'POLICY', 'METADATA', 'WATERMARK',
+  'PRIMARY', 'KEY', 'ENFORCED', 'CHANGES', 'WINDOW', 'CLOSE', 'LATENESS', 'LATE', 'DROP', 'REWRITE',
+  'DATA', 'FILES', 'DELETE', 'TARGET', 'MIN', 'INPUT', 'EXPIRE', 'SNAPSHOTS', 'OLDER', 'THAN',
+  'RETAIN', 'LAST', 'REMOVE', 'ORPHAN', 'SCHEDULE', 'EVERY', 'PERCENT', 'TUMBLE', 'HOP', 'CUMULATE',
+  'SESSION', 'TIMESTAMP', 'DATE', 'SYSTEM_TIME', 'OF', 'PARTITION',
+] as const;
+
+type ReservedWord = (typeof RESERVED)[number];
+type SoftWord = (typeof SOFT)[number];
+export type KeywordName = ReservedWord | SoftWord;
+
+function keyword(word: string, soft: boolean): TokenType {
+  return createToken({
+    name: word,
+    pattern: new RegExp(word, 'i'),
+    longer_alt: Identifier,
+    categories: soft ? [IdentCat, AnyWord] : [AnyWord],
+    label: word,
+  });
+}
+
+/** Keyword token types by upper-case word. */
+export const KW = {} as Record<KeywordName, TokenType>;
+for (const w of RESERVED) KW[w] = keyword(w, false);
+for (const w of SOFT) KW[w] = keyword(w, true);
+
+export const RESERVED_WORDS: ReadonlySet<string> = new Set(RESERVED.map((w) => w.toLowerCase()));
+
+export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^'\n\r]|'')*'/, label: 'a string' });
+/** A quote with no closing quote on its line; lexed so the parser can go on and we can say so. */
+export const UnterminatedString = createToken({ name: 'UnterminatedString', pattern: /'(?:[^'\n\r]|'')*/, label: 'a string' });
+export const UnterminatedQuotedIdent = createToken({ name: 'UnterminatedQuotedIdent', pattern: /"(?:[^"\n\r]|"")*/, label: 'a name' });
+export const NumberLit = createToken({
+  name: 'NumberLit',
+  pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/,
+  label: 'a number',
+});
+
+export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexer.SKIPPED });
+export const LineComment = createToken({ name: 'LineComment', pattern: /--[^\n\r]*/, group: 'comments' });
+export const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: 'comments' });
+export const UnterminatedComment = createToken({ name: 'UnterminatedComment', pattern: /\/\*[\s\S]*/, group: 'comments' });
+
+export const LParen = createToken({ name: 'LParen', pattern: '(', label: "'('" });
+export const RParen = createToken({ name: 'RParen', pattern: ')', label: "')'" });
+export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
+export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', label: "';'" });
+export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'" });
+export const Star = createToken({ name: 'Star', pattern: '*', label: "'*'" });
+export const Plus = createToken({ name: 'Plus', pattern: '+', label: "'+'" });
+export const Minus = createToken({ name: 'Minus', pattern: '-', label: "'-'" });
+export const Slash = createToken({ name: 'Slash', pattern: '/', label: "'/'" });
+export const Percent = createToken({ name: 'PercentSign', pattern: '%', label: "'%'" });
+export const Concat = createToken({ name: 'Concat', pattern: '||', label: "'||'" });
+export const DoubleEq = createToken({ name: 'DoubleEq', pattern: '==', label: "'='" });
+export const Eq = createToken({ name: 'Eq', pattern: '=', label: "'='" });
+export const NotEq = createToken({ name: 'NotEq', pattern: /<>|!=/, label: "'<>'" });
+export const LtEq = createToken({ name: 'LtEq', pattern: '<=', label: "'<='" });
+export const GtEq = createToken({ name: 'GtEq', pattern: '>=', label: "'>='" });
+export const Lt = createToken({ name: 'Lt', pattern: '<', label: "'<'" });
+export const Gt = createToken({ name: 'Gt', pattern: '>', label: "'>'" });
+
+// Longer keywords first: with `IN` before `INNER`, "inner" would lex as IN + longer_alt Identifier.
+const keywordTokens = Object.values(KW).sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length);
+
+export const allTokens: TokenType[] = [
+  WhiteSpace,
+  LineComment,
+  BlockComment,
+  UnterminatedComment,
+  StringLit,
+  UnterminatedString,
+  QuotedIdent,
+  UnterminatedQuotedIdent,
+  NumberLit,
+  Concat,
+  DoubleEq,
+  NotEq,
+  LtEq,
+  GtEq,
+  Lt,
+  Gt,
+  Eq,
+  LParen,
+  RParen,
+  Comma,
+  Semicolon,
+  Dot,
+  Star,
+  Plus,
+  Minus,
+  Slash,
+  Percent,
+  ...keywordTokens,
+  Identifier,
+  IdentCat,
+  AnyWord,
+];
+
+export const pipeLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });

@@ -6,21 +6,7 @@ import sys
 import sqlparse
 from chdb import session as chdb_session
 
-# JS numbers are exact only up to 2**53 - 1; larger integers are sent as decimal strings instead.
-MAX_SAFE = 2**53 - 1
-
-
-def safe_ints(value):
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and abs(value) > MAX_SAFE:
-        return str(value)
-    if isinstance(value, list):
-        return [safe_ints(v) for v in value]
-    if isinstance(value, dict):
-        return {k: safe_ints(v) for k, v in value.items()}
-    return value
-
+from json_safe import to_json_safe
 
 def split_statements(script):
     """Statements in order, each as (text to run, label without comments); empty ones dropped."""
@@ -44,7 +30,7 @@ def main():
     # A fresh temporary session per script: state lives exactly as long as this process.
     sess = chdb_session.Session()
     try:
-        # Integers come unquoted so safe_ints decides per value (chdb's default, made explicit).
+        # Integers come unquoted so to_json_safe decides per value (chdb's default, made explicit).
         sess.query("SET output_format_json_quote_64bit_integers = 0")
         for index, (text, label) in enumerate(split_statements(script)):
             try:
@@ -62,7 +48,7 @@ def main():
                                "message": "result is not JSON (does the statement set its own FORMAT?): "
                                + body[:500]}, sys.stdout)
                     return
-            results.append({"statement": label, "rows": safe_ints(rows)})
+            results.append({"statement": label, "rows": to_json_safe(rows)})
     finally:
         sess.close()
     json.dump({"ok": True, "results": results}, sys.stdout)

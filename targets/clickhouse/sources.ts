@@ -1,0 +1,309 @@
+// Source tables: Kafka engine tables (or their insertable stand-ins), the dead-letter table of each
+// topic, Debezium CDC into ReplacingMergeTree, watermark tables, and the nearest form for file/datagen.
+import type { IrColumn, IrOption, IrSource, SqlType } from '../../src/plan/ir.ts';
+import { T } from '../../src/types/sql-type.ts';
+import { assertNever } from '../../src/util/assert-never.ts';
+import { addStmt, ensureDatabase, selectFrom, tableRel, type EmitContext, type Rel } from './model.ts';
+import { comment, ident, qualified, str } from './sql-text.ts';
+import { chBaseType, chType, lostNullability, TIME_ZONE } from './types.ts';
+
+/** Kafka engine virtual columns, with the ordinary columns that stand in for them in insertable mode. */
+export const KAFKA_VIRTUALS: readonly { name: string; type: string; fallback: string }[] = [
+  { name: '_topic', type: 'String', fallback: "''" },
+  { name: '_key', type: 'String', fallback: "''" },
+  { name: '_partition', type: 'UInt64', fallback: '0' },
+  { name: '_offset', type: 'UInt64', fallback: '0' },
+  { name: '_timestamp_ms', type: `Nullable(DateTime64(3, '${TIME_ZONE}'))`, fallback: 'NULL' },
+  { name: '_error', type: 'String', fallback: "''" },
+  { name: '_raw_message', type: 'String', fallback: "''" },
+];
+
+/** `METADATA FROM '<key>'` → Kafka virtual column. */
+const METADATA: Readonly<Record<string, string>> = {
+  topic: '_topic',
+  key: '_key',
+  partition: '_partition',
+  offset: '_offset',
+  timestamp: '_timestamp_ms',
+};
+
+const OK_ROW = `(length(${ident('_error')}) = 0)`;
+
+export function emitSource(ctx: EmitContext, src: IrSource): Rel | null {
+  ensureDatabase(ctx, ctx.db);
+  for (const c of src.columns) reportLostNulls(ctx, src, c);
+  switch (src.connector) {
+    case 'kafka':
+      return kafkaSource(ctx, src);
+    case 'postgres-cdc':
+      return cdcSource(ctx, src);
+    case 'file':
+    case 'datagen':
+      return plainSource(ctx, src);
+    default:
+      return assertNever(src.connector);
+  }
+}
+
+function reportLostNulls(ctx: EmitContext, src: IrSource, c: IrColumn): void {
+  const paths = lostNullability(c.type, c.name);
+  if (paths.length) ctx.bag.report('clickhouse-nullable-composite', src.span, { column: c.name, paths: paths.join(', ') });
+}
+
+function columnDefs(cols: { name: string; type: string; extra?: string }[]): string {
+  return cols.map((c) => `    ${ident(c.name)} ${c.type}${c.extra ?? ''}`).join(',\n');
+}
+
+/** The Kafka engine clause (or the insertable MergeTree) of a topic-backed table. */
+function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): void {
+  const name = qualified(ctx.db, table);
+  const topic = optionText(src.options['topic']) ?? defaultTopic(src);
+  const virtualNames = new Set(KAFKA_VIRTUALS.map((v) => v.name));
+  for (const c of payload) if (virtualNames.has(c.name)) ctx.bag.report('clickhouse-reserved-column', src.span, { source: src.name, column: c.name });
+  if (ctx.sourceMode === 'insertable') {
+    const cols = [...payload, ...KAFKA_VIRTUALS.map((v) => ({ name: v.name, type: v.type, extra: ` DEFAULT ${v.fallback}` }))];
+    addStmt(
+      ctx,
+      'source',
+      [`source ${src.name}: insertable stand-in for Kafka topic ${topic} (virtual columns are ordinary columns here)`],
+      `CREATE TABLE IF NOT EXISTS ${name}\n(\n${columnDefs(cols)}\n)\nENGINE = MergeTree\nORDER BY tuple()`,
+      `DROP TABLE IF EXISTS ${name}`,
+    );
+    return;
+  }
+  const brokers = src.options['brokers'] ?? { value: '', template: '${PIPEC_KAFKA_BROKERS}', envVars: ['PIPEC_KAFKA_BROKERS'] };
+  const secret: [string, IrOption][] = [['kafka_broker_list', brokers], ...format.settings.filter(([k]) => k === 'format_avro_schema_registry_url').map(([k]) => [k, registryOption(ctx, src)] as [string, IrOption])];
+  const plainSettings: [string, string][] = [];
+  const collected: [string, string][] = [];
+  for (const [k, opt] of secret) {
+    if (opt.envVars.length) collected.push([k, opt.template]);
+    else plainSettings.push([k, str(opt.value)]);
+  }
+  let engine = 'Kafka';
+  const comments = [`source ${src.name}: Kafka topic ${topic}, format ${src.format ?? 'json'}`];
+  if (collected.length) {
+    const vars = [...new Set(secret.flatMap(([, o]) => o.envVars))];
+    const coll = 'pipec_' + vars.map((v) => v.replace(/^PIPEC_/, '').toLowerCase()).join('__');
+    ctx.collections.set(coll, collected);
+    engine = `Kafka(${ident(coll)})`;
+    comments.push(`connection settings come from named collection ${coll} (see the header), never from this file`);
+  }
+  const settings: [string, string][] = [
+    ...plainSettings,
+    ['kafka_topic_list', str(topic)],
+    ['kafka_group_name', str(optionText(src.options['group_id']) ?? `pipec-${ctx.plan.pipeline.name}-${src.name}`)],
+    ['kafka_format', str(format.name)],
+    ...format.settings.filter(([k]) => k !== 'format_avro_schema_registry_url'),
+    ['kafka_num_consumers', String(Number(optionText(src.options['consumers']) ?? '1') || 1)],
+    // Bad records become rows with _error set (routed to the dead-letter table), never a stuck consumer.
+    ['kafka_handle_error_mode', "'stream'"],
+  ];
+  addStmt(
+    ctx,
+    'source',
+    comments,
+    `CREATE TABLE IF NOT EXISTS ${name}\n(\n${columnDefs(payload)}\n)\nENGINE = ${engine}\nSETTINGS\n${settings.map(([k, v]) => `    ${k} = ${v}`).join(',\n')}`,
+    `DROP TABLE IF EXISTS ${name}`,
+  );
+}
+
+function deadLetters(ctx: EmitContext, src: IrSource, table: string): void {
+  const dlq = qualified(ctx.db, `${src.name}__dead_letters`);
+  const mv = qualified(ctx.db, `${src.name}__dead_letters_mv`);
+  addStmt(
+    ctx,
+    'pipeline',
+    [`dead letters of ${src.name}: records that could not be decoded, with the reason and their coordinates`],
+    `CREATE TABLE IF NOT EXISTS ${dlq}\n(\n${columnDefs([
+      { name: 'topic', type: 'String' },
+      { name: 'partition', type: 'UInt64' },
+      { name: 'offset', type: 'UInt64' },
+      { name: 'timestamp', type: `Nullable(DateTime64(3, '${TIME_ZONE}'))` },
+      { name: 'key', type: 'String' },
+      { name: 'raw_message', type: 'String' },
+      { name: 'error', type: 'String' },
+    ])}\n)\nENGINE = MergeTree\nORDER BY (${['topic', 'partition', 'offset'].map(ident).join(', ')})`,
+    `DROP TABLE IF EXISTS ${dlq}`,
+  );
+  const pairs: [string, string][] = [['topic', '_topic'], ['partition', '_partition'], ['offset', '_offset'], ['timestamp', '_timestamp_ms'], ['key', '_key'], ['raw_message', '_raw_message'], ['error', '_error']];
+  addStmt(
+    ctx,
+    'pipeline',
+    [],
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${dlq}\nAS SELECT ${pairs.map(([o, v]) => `${ident(v)} AS ${ident(o)}`).join(', ')}\nFROM ${qualified(ctx.db, table)}\nWHERE length(${ident('_error')}) > 0`,
+    `DROP VIEW IF EXISTS ${mv}`,
+  );
+}
+
+function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
+  const format = kafkaFormat(ctx, src);
+  if (!format) return null;
+  const payload = src.columns.filter((c) => c.metadataFrom === null);
+  topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: chType(c.type) })), format);
+  deadLetters(ctx, src, src.name);
+  const rel = tableRel(qualified(ctx.db, src.name), payload, 'stream', [src.id]);
+  rel.cols = new Map();
+  for (const c of src.columns) {
+    rel.types.set(c.name, c.type);
+    if (c.metadataFrom === null) rel.cols.set(c.name, ident(c.name));
+    else {
+      const v = METADATA[c.metadataFrom];
+      if (!v) {
+        ctx.bag.report('clickhouse-operator-unsupported', src.span, { operator: `metadata column '${c.name}'`, reason: `the Kafka engine has no virtual column for '${c.metadataFrom}'` });
+        continue;
+      }
+      rel.cols.set(c.name, `CAST(${ident(v)} AS ${chType(c.type)})`);
+    }
+  }
+  rel.where = [OK_ROW];
+  emitWatermarkTable(ctx, src, rel);
+  return rel;
+}
+
+function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings: [string, string][] } | null {
+  const fmt = src.format ?? 'json';
+  const ref = src.schemaRef ?? '';
+  const bad = (reason: string): null => {
+    ctx.bag.report('clickhouse-format-unsupported', src.span, { source: src.name, format: fmt, reason });
+    return null;
+  };
+  switch (fmt) {
+    case 'json':
+    case 'ndjson':
+      // best_effort reads ISO-8601 as well as 'YYYY-MM-DD HH:MM:SS[.fff]' (LANGUAGE.md, JSON values).
+      return { name: 'JSONEachRow', settings: [['date_time_input_format', "'best_effort'"]] };
+    case 'avro':
+      if (!ref.startsWith('registry:')) return bad('plain Avro messages need the schema inline; ClickHouse reads Confluent-framed Avro through a schema registry');
+      return { name: 'AvroConfluent', settings: [['format_avro_schema_registry_url', '']] };
+    case 'protobuf': {
+      const m = /^file:(?:.*\/)?([^/#]+\.proto)#(.+)$/.exec(ref);
+      if (!m) return bad("ClickHouse's Protobuf format needs a .proto file and message name (schema = 'file:x.proto#Message'), not a registry subject");
+      // The .proto file must be copied into the server's format_schema_path.
+      return { name: 'Protobuf', settings: [['kafka_schema', str(`${m[1]}:${m[2]}`)]] };
+    }
+    case 'debezium-json':
+      return { name: 'JSONAsString', settings: [] };
+    case 'csv':
+    case 'parquet':
+      return bad('messages of a Kafka topic are decoded one by one; this format is meant for files');
+    default:
+      return assertNever(fmt);
+  }
+}
+
+function registryOption(ctx: EmitContext, src: IrSource): IrOption {
+  return src.options['schema_registry_url'] ?? ctx.plan.pipeline.options['schema_registry_url'] ?? { value: '', template: '${PIPEC_SCHEMA_REGISTRY_URL}', envVars: ['PIPEC_SCHEMA_REGISTRY_URL'] };
+}
+
+function defaultTopic(src: IrSource): string {
+  // Debezium names change topics <topic.prefix>.<schema>.<table>; pipec uses the source name as prefix.
+  const table = optionText(src.options['table']);
+  return table ? `${src.name}.${table.includes('.') ? table : `public.${table}`}` : src.name;
+}
+
+function optionText(o: IrOption | undefined): string | null {
+  if (!o) return null;
+  return o.envVars.length ? null : o.value;
+}
+
+/** PostgreSQL CDC: Debezium JSON topic → ReplacingMergeTree(_version, _is_deleted) keyed by the primary key. */
+function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
+  const raw = `${src.name}__debezium`;
+  topicTable(ctx, src, raw, [{ name: 'raw', type: 'String' }], { name: 'JSONAsString', settings: [] });
+  deadLetters(ctx, src, raw);
+  const payload = src.columns.filter((c) => c.metadataFrom === null);
+  const table = qualified(ctx.db, src.name);
+  const key = src.primaryKey?.length ? src.primaryKey : payload.slice(0, 1).map((c) => c.name);
+  const keyTypes = new Set(key);
+  const cols = [
+    ...payload.map((c) => ({ name: c.name, type: keyTypes.has(c.name) ? chBaseType(c.type) : chType(c.type) })),
+    { name: '_version', type: 'UInt64' },
+    { name: '_is_deleted', type: 'UInt8' },
+  ];
+  addStmt(
+    ctx,
+    'pipeline',
+    [
+      `source ${src.name}: PostgreSQL CDC read from Debezium topic ${optionText(src.options['topic']) ?? defaultTopic(src)} (JSON, schemas disabled, decimal.handling.mode=string)`,
+      'ReplacingMergeTree(_version, _is_deleted): a key keeps its row of the highest version, the WAL position (LSN)',
+      'of the change, so replays and reordering within Kafka cannot bring back an old version; a delete keeps the',
+      "key's last row flagged _is_deleted = 1, which FINAL hides. Read it with SELECT ... FINAL.",
+    ],
+    `CREATE TABLE IF NOT EXISTS ${table}\n(\n${columnDefs(cols)}\n)\nENGINE = ReplacingMergeTree(${ident('_version')}, ${ident('_is_deleted')})\nORDER BY (${key.map(ident).join(', ')})`,
+    `DROP TABLE IF EXISTS ${table}`,
+  );
+  const side = `if(JSONExtractString(${ident('raw')}, 'op') = 'd', 'before', 'after')`;
+  const rawRel = tableRel(qualified(ctx.db, raw), [], 'stream', [src.id]);
+  for (const c of payload) rawRel.cols.set(c.name, debeziumField(side, c.name, c.type));
+  rawRel.cols.set('_version', `JSONExtractUInt(${ident('raw')}, 'source', 'lsn')`);
+  rawRel.cols.set('_is_deleted', `toUInt8(JSONExtractString(${ident('raw')}, 'op') = 'd')`);
+  // Tombstones and heartbeats carry no op.
+  rawRel.where = [OK_ROW, `(JSONExtractString(${ident('raw')}, 'op') IN ('c', 'r', 'u', 'd'))`];
+  const mv = qualified(ctx.db, `${src.name}__mv`);
+  addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${table}\nAS ${selectFrom(rawRel)}`, `DROP VIEW IF EXISTS ${mv}`);
+  ctx.bag.report('clickhouse-populate-risk', src.span, { table: `${ctx.db}.${src.name}` });
+  const rel = tableRel(table, payload, 'stream', [src.id]);
+  rel.changelog = { version: ident('_version'), deleted: ident('_is_deleted') };
+  return rel;
+}
+
+/** Debezium JSON value of a column: timestamps are epoch microseconds, dates epoch days. */
+function debeziumField(side: string, name: string, t: SqlType): string {
+  const raw = ident('raw');
+  switch (t.kind) {
+    case 'timestamp':
+      return `CAST(fromUnixTimestamp64Micro(JSONExtract(${raw}, ${side}, ${str(name)}, 'Int64'), '${TIME_ZONE}') AS ${chType(t)})`;
+    case 'date':
+      return `CAST(addDays(toDate32('1970-01-01'), JSONExtract(${raw}, ${side}, ${str(name)}, 'Int32')) AS ${chType(t)})`;
+    default:
+      return `JSONExtract(${raw}, ${side}, ${str(name)}, ${str(chType(t))})`;
+  }
+}
+
+/** file / datagen: ClickHouse cannot read them; the nearest form is a plain table you insert into. */
+function plainSource(ctx: EmitContext, src: IrSource): Rel {
+  ctx.bag.report('clickhouse-source-connector-unsupported', src.span, { source: src.name, connector: src.connector });
+  const payload = src.columns.filter((c) => c.metadataFrom === null);
+  const name = qualified(ctx.db, src.name);
+  addStmt(
+    ctx,
+    'source',
+    [`source ${src.name}: ClickHouse cannot read '${src.connector}' sources; insert its rows into this table`],
+    `CREATE TABLE IF NOT EXISTS ${name}\n(\n${columnDefs(payload.map((c) => ({ name: c.name, type: chType(c.type) })))}\n)\nENGINE = MergeTree\nORDER BY tuple()`,
+    `DROP TABLE IF EXISTS ${name}`,
+  );
+  const rel = tableRel(name, payload, 'stream', [src.id]);
+  emitWatermarkTable(ctx, src, rel);
+  return rel;
+}
+
+/** Largest event time seen per source: the stand-in for a watermark that read views compare with. */
+function emitWatermarkTable(ctx: EmitContext, src: IrSource, rel: Rel): void {
+  const wm = src.watermark;
+  if (!wm || !rel.cols.has(wm.column)) return;
+  const table = qualified(ctx.db, `${src.name}__watermark`);
+  const mv = qualified(ctx.db, `${src.name}__watermark_mv`);
+  const tt = chType(T.timestamp(3, false));
+  addStmt(
+    ctx,
+    'pipeline',
+    [`watermark of ${src.name}: the largest ${wm.column} seen (ClickHouse has no watermark; read views subtract the delay)`],
+    `CREATE TABLE IF NOT EXISTS ${table}\n(\n    ${ident('max_event_time')} SimpleAggregateFunction(max, ${tt})\n)\nENGINE = AggregatingMergeTree\nORDER BY tuple()`,
+    `DROP TABLE IF EXISTS ${table}`,
+  );
+  const r: Rel = { ...rel, cols: new Map([['max_event_time', `CAST(${rel.cols.get(wm.column)!} AS ${tt})`]]), where: [...rel.where, `(${rel.cols.get(wm.column)!} IS NOT NULL)`] };
+  addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${table}\nAS ${selectFrom(r)}`, `DROP VIEW IF EXISTS ${mv}`);
+}
+
+/** SQL for the watermark (epoch ms) of the given sources, or null when none has one. */
+export function watermarkMs(ctx: EmitContext, sourceIds: string[]): string | null {
+  const parts: string[] = [];
+  for (const id of sourceIds) {
+    const src = ctx.plan.sources.find((s) => s.id === id);
+    if (!src?.watermark) continue;
+    const table = qualified(ctx.db, `${src.name}__watermark`);
+    parts.push(`((SELECT toUnixTimestamp64Milli(max(${ident('max_event_time')})) FROM ${table}) - ${src.watermark.delayMs})`);
+  }
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0]! : `least(${parts.join(', ')})`;
+}

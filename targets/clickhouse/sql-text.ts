@@ -1,0 +1,43 @@
+// Lexical helpers of the ClickHouse target: identifier quoting, string literals, comments.
+// Every name that reaches the DDL passes through `ident`, so no user name can break a statement.
+
+/** A backtick-quoted identifier; backslashes and backticks are escaped (ClickHouse lexer rules). */
+export function ident(name: string): string {
+  return '`' + escapeBody(name, '`') + '`';
+}
+
+/** `db`.`name` */
+export function qualified(db: string, name: string): string {
+  return `${ident(db)}.${ident(name)}`;
+}
+
+/** A single-quoted string literal. */
+export function str(value: string): string {
+  return "'" + escapeBody(value, "'") + "'";
+}
+
+function escapeBody(s: string, quote: string): string {
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += '\\' + quote;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\0') out += '\\0';
+    else out += ch;
+  }
+  return out;
+}
+
+/** A `-- ` comment line; user text is flattened to one line so it cannot end the comment early. */
+export function comment(text: string): string {
+  return '-- ' + text.replace(/[\r\n]+/g, ' ');
+}
+
+/** Splits `database.table` (the sink option) into its parts; a bare name uses `defaultDb`. */
+export function splitTableName(name: string, defaultDb: string): { db: string; table: string } {
+  const dot = name.indexOf('.');
+  if (dot < 0) return { db: defaultDb, table: name };
+  return { db: name.slice(0, dot), table: name.slice(dot + 1) };
+}

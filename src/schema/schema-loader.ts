@@ -18,7 +18,20 @@ export interface LoadedSchema {
   canonicalText: string;
   /** What was loaded, for messages: `file:schemas/orders.avsc`, `registry:orders-value (version 3)`. */
   description: string;
+  /** Which schema language it was read from (additive, for targets choosing a decoder). */
+  kind?: SchemaKind;
+  /** Protobuf: the fully-qualified name of the record message, e.g. `shop.v1.Click`. */
+  messageName?: string;
+  /** Registry schemas: the subject, version and global schema id that were read. */
+  registry?: { subject: string; version: number; id: number };
+  /**
+   * Registry schemas: the subject's compatibility level (`BACKWARD`, `FULL_TRANSITIVE`, `NONE`,
+   * ...) from `GET /config/{subject}`, else the global `GET /config`; null if neither answered.
+   */
+  compatibility?: string | null;
 }
+
+export type SchemaKind = 'avro' | 'protobuf' | 'json-schema' | 'postgres';
 
 export interface SchemaRequest {
   /** The `schema` option as written after substitution, e.g. `registry:orders-value`, `file:a.proto#Order`. */

@@ -1,0 +1,59 @@
+// Structural helpers for the optimizer passes: consumers of an operator, rewiring references
+// after an operator is removed or replaced, and the pass-through schemas of scans and filters.
+import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
+
+/** How many places read an operator's output: operators, views, sinks (input and late). */
+export function consumerCount(plan: PlanDoc, opId: string): number {
+  let n = 0;
+  for (const o of plan.operators) for (const i of o.inputs) if (i === opId) n++;
+  for (const v of plan.views) if (v.operator === opId) n++;
+  for (const s of plan.sinks) {
+    if (s.input === opId) n++;
+    for (const l of s.lateFrom) if (l === opId) n++;
+  }
+  return n;
+}
+
+/** Is the operator's output visible outside the operator graph (a view, or a sink's input)? */
+export function isExposed(plan: PlanDoc, opId: string): boolean {
+  return plan.views.some((v) => v.operator === opId) || plan.sinks.some((s) => s.input === opId || s.lateFrom.includes(opId));
+}
+
+/** Replaces every reference to operator `from` by `to` (operator inputs, views, sink inputs). */
+export function rewire(plan: PlanDoc, from: string, to: string, skip?: string): PlanDoc {
+  const sub = (id: string) => (id === from ? to : id);
+  return {
+    ...plan,
+    operators: plan.operators.map((o) => (o.id === skip || !o.inputs.includes(from) ? o : { ...o, inputs: o.inputs.map(sub) })),
+    views: plan.views.map((v) => (v.operator === from ? { ...v, operator: to } : v)),
+    sinks: plan.sinks.map((s) =>
+      s.input === from || s.lateFrom.includes(from) ? { ...s, input: s.input === from ? to : s.input, lateFrom: s.lateFrom.map(sub) } : s,
+    ),
+  };
+}
+
+export function scanSchema(source: IrSource): IrColumn[] {
+  return source.columns.filter((c) => source.usedColumns.includes(c.name));
+}
+
+/**
+ * Recomputes, in topological order, the schemas that are copies of another's (scan from its
+ * source's usedColumns, filter from its input), after a pass changed something upstream.
+ */
+export function refreshPassThroughSchemas(plan: PlanDoc): PlanDoc {
+  const byId = new Map<string, IrOperator>();
+  const sources = new Map(plan.sources.map((s) => [s.id, s]));
+  const operators = plan.operators.map((o) => {
+    let next: IrOperator = o;
+    if (o.op === 'scan') {
+      const src = sources.get(o.source);
+      if (src) next = { ...o, schema: scanSchema(src) };
+    } else if (o.op === 'filter') {
+      const input = byId.get(o.inputs[0]!);
+      if (input) next = { ...o, schema: input.schema, timeColumn: input.timeColumn };
+    }
+    byId.set(next.id, next);
+    return next;
+  });
+  return { ...plan, operators };
+}

@@ -93,6 +93,14 @@ export const yamlCodes = {
     explain:
       'Names of sources, views, sinks, catalogs, policies and columns follow SQL identifier rules: a plain name (letters, digits, `_`, not starting with a digit) is case-insensitive; any other name must be written in SQL double quotes, which keep case. In YAML the double quotes are part of the value, so wrap them in single quotes: `\'"Order Events"\': { ... }`.',
   }),
+  'yaml-unquoted-comma': def<{ text: string }>({
+    severity: 'error',
+    title: 'comma splits a value inside { ... }',
+    message: (p) => `the comma in '${p.text}' ends the value inside { ... }: quote it`,
+    help: (p) => `write '${p.text.replace(/'/g, "''")}' in quotes, or use a block mapping (one key per line)`,
+    explain:
+      'Inside a YAML flow mapping `{ ... }` a comma separates entries, so `{ type: DECIMAL(12, 2) }` reads as `type: DECIMAL(12` plus a stray key `2)`. Quote the value (`{ type: \'DECIMAL(12, 2)\' }`) or write the mapping in block style, one key per line.',
+  }),
   'yaml-options-without-pipeline': def<{ key: string }>({
     severity: 'error',
     title: 'pipeline option without a pipeline name',

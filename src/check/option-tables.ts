@@ -1,0 +1,133 @@
+// Option tables per connector, catalog type and statement (LANGUAGE.md "Connectors").
+// Keys outside a table are errors; defaults are applied by the code that reads the values.
+import { bool, duration, int, oneOf, size, str, type OptSpec, type OptType } from './options.ts';
+
+export const SOURCE_CONNECTORS = ['kafka', 'postgres-cdc', 'file', 'datagen'] as const;
+export const SINK_CONNECTORS = ['clickhouse', 'iceberg', 'kafka', 'stdout', 'file'] as const;
+export const CATALOG_TYPES = ['sql', 'rest', 'filesystem'] as const;
+
+// idle_timeout is accepted on every source: the watermark rule of LANGUAGE.md does not depend on the connector.
+const common: OptSpec[] = [{ key: 'connector', type: str, required: true }, { key: 'idle_timeout', type: duration }];
+
+export const SOURCE_OPTIONS: Record<(typeof SOURCE_CONNECTORS)[number], OptSpec[]> = {
+  kafka: [
+    ...common,
+    { key: 'topic', type: str, required: true },
+    { key: 'brokers', type: str },
+    { key: 'group_id', type: str },
+    { key: 'format', type: oneOf('json', 'avro', 'protobuf', 'debezium-json') },
+    { key: 'schema', type: str },
+    { key: 'key', type: str },
+    { key: 'startup', type: oneOf('earliest', 'latest', 'committed') },
+    { key: 'partitions', type: int(1) },
+  ],
+  'postgres-cdc': [
+    ...common,
+    { key: 'dsn', type: str, required: true },
+    { key: 'table', type: str, required: true },
+    { key: 'slot', type: str },
+    { key: 'publication', type: str },
+    { key: 'snapshot', type: oneOf('initial', 'never') },
+    { key: 'heartbeat', type: duration },
+  ],
+  file: [
+    ...common,
+    { key: 'path', type: str, required: true },
+    { key: 'format', type: oneOf('ndjson', 'csv', 'parquet') },
+    { key: 'follow', type: bool },
+    { key: 'schema', type: str },
+  ],
+  datagen: [
+    ...common,
+    { key: 'rows_per_second', type: int(1) },
+    { key: 'total_rows', type: int(0) },
+    { key: 'seed', type: int() },
+    { key: 'partitions', type: int(1) },
+  ],
+};
+
+/** Types of datagen's per-column keys `fields.<col>.<attr>`; min/max/step are checked against the column type later. */
+export const DATAGEN_FIELD_ATTRS: Record<string, OptType> = {
+  kind: oneOf('sequence', 'random', 'choice'),
+  min: str,
+  max: str,
+  values: str,
+  step: str,
+  null_rate: { kind: 'number' },
+};
+
+export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> = {
+  clickhouse: [
+    { key: 'connector', type: str, required: true },
+    { key: 'url', type: str },
+    { key: 'table', type: str, required: true },
+    { key: 'order_by', type: str },
+    { key: 'partition_by', type: str },
+    { key: 'ttl', type: str },
+    { key: 'user', type: str },
+    { key: 'password', type: str },
+  ],
+  iceberg: [
+    { key: 'connector', type: str, required: true },
+    { key: 'catalog', type: str, required: true },
+    { key: 'table', type: str, required: true },
+    { key: 'partition_by', type: str },
+    { key: 'sort_by', type: str },
+    { key: 'format_version', type: oneOf('2', '3') },
+    { key: 'target_file_size', type: size },
+    { key: 'commit_interval', type: duration },
+    { key: 'write_mode', type: oneOf('copy-on-write', 'merge-on-read') },
+    { key: 'compression', type: oneOf('zstd', 'snappy', 'gzip', 'lz4', 'uncompressed') },
+  ],
+  kafka: [
+    { key: 'connector', type: str, required: true },
+    { key: 'topic', type: str, required: true },
+    { key: 'brokers', type: str },
+    { key: 'format', type: oneOf('json', 'avro', 'protobuf') },
+    { key: 'schema', type: str },
+    { key: 'key', type: str },
+    { key: 'acks', type: oneOf('all', '-1', '1', '0') },
+    { key: 'enable.idempotence', type: bool },
+    { key: 'idempotence', type: bool },
+    { key: 'delivery', type: oneOf('exactly-once', 'at-least-once') },
+  ],
+  stdout: [
+    { key: 'connector', type: str, required: true },
+    { key: 'format', type: oneOf('table', 'ndjson') },
+  ],
+  file: [
+    { key: 'connector', type: str, required: true },
+    { key: 'path', type: str, required: true },
+    { key: 'format', type: oneOf('ndjson', 'parquet') },
+  ],
+};
+
+export const CATALOG_OPTIONS: Record<(typeof CATALOG_TYPES)[number], OptSpec[]> = {
+  sql: [
+    { key: 'type', type: str, required: true },
+    { key: 'uri', type: str, required: true },
+    { key: 'warehouse', type: str, required: true },
+    { key: 'user', type: str },
+    { key: 'password', type: str },
+  ],
+  rest: [
+    { key: 'type', type: str, required: true },
+    { key: 'uri', type: str, required: true },
+    { key: 'warehouse', type: str },
+    { key: 'credential', type: str },
+    { key: 'token', type: str },
+  ],
+  filesystem: [
+    { key: 'type', type: str, required: true },
+    { key: 'warehouse', type: str },
+  ],
+};
+
+export const PIPELINE_OPTIONS: OptSpec[] = [{ key: 'checkpoint_interval', type: duration }];
+
+export const VIEW_OPTIONS: OptSpec[] = [{ key: 'state_ttl', type: duration }];
+
+/** Options a `CREATE SINK ... AS SELECT` takes for its query besides the connector's. */
+export const SINK_QUERY_OPTIONS: OptSpec[] = [{ key: 'state_ttl', type: duration }];
+
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 30_000;

@@ -1,0 +1,190 @@
+// CREATE SINK: connector options, the input (FROM a view or source, AS SELECT, or late events
+// only), the rows' schema and changelog, and the per-connector settings of IrSink.
+import type { CreateSinkStmt } from '../syntax/ast.ts';
+import type { IrClickHouseSink, IrColumn, IrFileSink, IrIcebergSink, IrKafkaSink, IrSink, SinkConnector, Changelog, WindowAggOp } from '../plan/ir.ts';
+import type { Span } from '../diagnostics/span.ts';
+import { T } from '../types/sql-type.ts';
+import { suggest } from '../util/suggest.ts';
+import type { Checker, Stream } from './checker.ts';
+import { checkOptions, optionIdent, splitList, type CheckedOptions } from './options.ts';
+import { SINK_CONNECTORS, SINK_OPTIONS, SINK_QUERY_OPTIONS } from './option-tables.ts';
+import { connectorOf } from './sources.ts';
+import { planQuery } from './select.ts';
+import { findColumn } from './scope.ts';
+import { parsePartitionBy, parseSortBy } from './iceberg-spec.ts';
+
+/** Iceberg's default `write.target-file-size-bytes` (512 MiB). */
+const ICEBERG_DEFAULT_FILE_SIZE = 512 * 1024 * 1024;
+
+export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number): IrSink | null {
+  const bag = ck.bag;
+  const name = s.name.name;
+  const connector = connectorOf(ck, 'sink', name, s.name.span, s.options, SINK_CONNECTORS) as SinkConnector | null;
+  const table = connector ? [...SINK_OPTIONS[connector], ...(s.query ? SINK_QUERY_OPTIONS : [])] : [];
+  const opts = connector ? checkOptions(s.options, table, `${connector} sink '${name}'`, s.name.span, bag) : null;
+
+  // ---- input
+  let input: Stream | null = null;
+  let inputFailed = false;
+  if (s.from) {
+    const id = s.from.parts[0]!;
+    const sym = s.from.parts.length === 1 ? ck.lookupRelation(id) : null;
+    if (s.from.parts.length !== 1) bag.report('unknown-relation', s.from.span, { name: s.from.parts.map((p) => p.name).join('.'), suggestion: null });
+    if (sym) input = ck.readRelation(sym, name, s.from.span);
+    inputFailed = input === null;
+  } else if (s.query) {
+    const planned = planQuery(ck, s.query, name, {
+      kind: 'sink',
+      name,
+      span: s.span,
+      emit: null,
+      allowedLatenessMs: 0,
+      late: { kind: 'unspecified' },
+      stateTtlMs: opts?.number('state_ttl') ?? null,
+    });
+    input = planned?.stream ?? null;
+    inputFailed = input === null;
+  }
+  const lateFrom = ck.operators.filter((o): o is WindowAggOp => o.op === 'window_agg' && o.late.kind === 'to' && o.late.sink === name);
+  let schema: IrColumn[] = [];
+  let changelog: Changelog = 'append';
+  let upsertKey: string[] | null = null;
+  if (input) {
+    schema = input.op.schema.map((c) => ({ ...c }));
+    changelog = input.op.changelog;
+    upsertKey = input.op.upsertKey ? [...input.op.upsertKey] : null;
+  } else if (!s.from && !s.query) {
+    if (lateFrom.length === 0) bag.report('late-target-unused', s.name.span, { name });
+    else schema = lateSchema(ck, lateFrom[0]!);
+  }
+  if (!connector || !opts) return null;
+  const known = input !== null || (!s.from && !s.query);
+
+  const ir: IrSink = {
+    id: name,
+    name,
+    connector,
+    input: input?.op.id ?? null,
+    lateFrom: lateFrom.map((o) => o.id),
+    schema,
+    changelog,
+    upsertKey,
+    options: opts.ir,
+    iceberg: null,
+    clickhouse: null,
+    kafka: null,
+    file: null,
+    span: s.span,
+  };
+  const cols = (option: string): string[] | null => sinkColumns(ck, opts, option, schema, name, s.span, known && !inputFailed);
+  switch (connector) {
+    case 'iceberg':
+      ir.iceberg = icebergSink(ck, opts, schema, s.span, checkpointMs, known && !inputFailed);
+      break;
+    case 'clickhouse': {
+      const t = opts.string('table');
+      const orderBy = opts.has('order_by') ? cols('order_by') : (upsertKey ?? []);
+      if (t !== undefined) {
+        const parts = t.split('.');
+        if (parts.length > 2 || parts.some((p) => p.trim() === '')) bag.report('invalid-table-name', opts.valueSpan('table', s.span), { table: t, expected: "'database.table' or 'table'" });
+        const ch: IrClickHouseSink = {
+          table: parts.length === 1 ? `default.${t.trim()}` : t.trim(),
+          orderBy: orderBy ?? [],
+          partitionBy: opts.string('partition_by') ?? null,
+          ttl: opts.string('ttl') ?? null,
+        };
+        ir.clickhouse = ch;
+      }
+      break;
+    }
+    case 'kafka': {
+      const topic = opts.string('topic');
+      const key = opts.has('key') ? cols('key') : upsertKey && upsertKey.length > 0 ? upsertKey : null;
+      const acks = opts.string('acks') ?? 'all';
+      const idem = opts.boolean('enable.idempotence') ?? opts.boolean('idempotence') ?? true;
+      if (topic !== undefined) {
+        const k: IrKafkaSink = {
+          topic,
+          format: (opts.string('format') ?? 'json') as IrKafkaSink['format'],
+          key,
+          acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
+          idempotent: idem,
+          delivery: (opts.string('delivery') ?? 'exactly-once') as IrKafkaSink['delivery'],
+        };
+        ir.kafka = k;
+      }
+      break;
+    }
+    case 'file': {
+      const path = opts.string('path');
+      if (path !== undefined) {
+        const f: IrFileSink = { path, format: (opts.string('format') ?? (path.toLowerCase().endsWith('.parquet') ? 'parquet' : 'ndjson')) as IrFileSink['format'] };
+        ir.file = f;
+      }
+      break;
+    }
+    case 'stdout':
+      break;
+  }
+  return ir;
+}
+
+/** The rows a window sends `ON LATE TO` a sink: its input's columns plus `late_by_ms`. */
+function lateSchema(ck: Checker, w: WindowAggOp): IrColumn[] {
+  const input = ck.operators.find((o) => o.id === w.inputs[0]);
+  return [...(input?.schema ?? []).map((c) => ({ ...c })), { name: 'late_by_ms', type: T.bigint(false), metadataFrom: null }];
+}
+
+function sinkColumns(ck: Checker, opts: CheckedOptions, option: string, schema: IrColumn[], sink: string, span: Span, check: boolean): string[] | null {
+  const text = opts.string(option);
+  if (text === undefined) return null;
+  const out: string[] = [];
+  for (const item of splitList(text)) {
+    const id = { name: optionIdent(item), quoted: item.trim().startsWith('"') };
+    const c = findColumn(schema, id);
+    if (c) out.push(c.name);
+    else if (check) ck.bag.report('sink-column-unknown', opts.valueSpan(option, span), { option, column: item.trim(), sink, suggestion: suggest(id.name, schema.map((x) => x.name)) });
+  }
+  return out;
+}
+
+function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span: Span, checkpointMs: number, check: boolean): IrIcebergSink | null {
+  const bag = ck.bag;
+  const catalog = opts.string('catalog');
+  const table = opts.string('table');
+  if (catalog !== undefined) {
+    const id = { name: optionIdent(catalog), quoted: catalog.trim().startsWith('"') };
+    const sym = ck.lookup(id);
+    if (!sym) bag.report('unknown-catalog', opts.valueSpan('catalog', span), { name: catalog, suggestion: suggest(id.name, ck.namesOf('catalog')) });
+    else if (sym.kind !== 'catalog') bag.report('wrong-relation-kind', opts.valueSpan('catalog', span), { name: sym.name, kind: sym.kind, expected: 'catalog' });
+  }
+  if (table !== undefined && !/^[^.\s]+(\.[^.\s]+)+$/.test(table.trim()))
+    bag.report('invalid-table-name', opts.valueSpan('table', span), { table, expected: "'namespace.table'" });
+  let partitionBy = [] as IrIcebergSink['partitionBy'];
+  const pText = opts.string('partition_by');
+  if (pText !== undefined && pText.trim() !== '' && check) {
+    const r = parsePartitionBy(pText, schema);
+    if (r.ok) partitionBy = r.value;
+    else bag.report('partition-spec-invalid', opts.valueSpan('partition_by', span), { text: pText, detail: r.detail + (r.suggestion ? ` (did you mean '${r.suggestion}'?)` : '') });
+  }
+  let sortBy = [] as IrIcebergSink['sortBy'];
+  const sText = opts.string('sort_by');
+  if (sText !== undefined && sText.trim() !== '' && check) {
+    const r = parseSortBy(sText, schema);
+    if (r.ok) sortBy = r.value;
+    else bag.report('sort-spec-invalid', opts.valueSpan('sort_by', span), { text: sText, detail: r.detail + (r.suggestion ? ` (did you mean '${r.suggestion}'?)` : '') });
+  }
+  if (catalog === undefined || table === undefined) return null;
+  return {
+    catalog: optionIdent(catalog),
+    table: table.trim(),
+    partitionBy,
+    sortBy,
+    formatVersion: opts.string('format_version') === '3' ? 3 : 2,
+    targetFileSizeBytes: opts.number('target_file_size') ?? ICEBERG_DEFAULT_FILE_SIZE,
+    // Without commit_interval the sink commits at every checkpoint, as Flink's Iceberg sink does.
+    commitIntervalMs: opts.number('commit_interval') ?? checkpointMs,
+    writeMode: (opts.string('write_mode') ?? 'copy-on-write') as IrIcebergSink['writeMode'],
+    compressionCodec: opts.string('compression') ?? 'zstd',
+  };
+}

@@ -34,8 +34,8 @@ export function describeExpected(names: Iterable<string>, index: TokenIndex, sof
   set.delete('EOF');
   const parts: string[] = [];
   const isExprContext = set.has('IdentCat') && set.has('NumberLit');
-  const opCount = [...set].filter((n) => OPERATORS.has(n)).length;
-  const opContext = opCount >= 4;
+  // Binary-only operators mark "an expression could continue here"; '+', '-', '*' alone do not.
+  const opContext = set.has('Eq') || set.has('AND') || set.has('Concat');
   let sawOperator = false;
   let sawExpr = false;
   let sawName = false;
@@ -44,6 +44,8 @@ export function describeExpected(names: Iterable<string>, index: TokenIndex, sof
       sawOperator = true;
       continue;
     }
+    // After a name in an expression, '(' (a call) and '.' (a qualifier) are legal but never the fix.
+    if (opContext && !isExprContext && (name === 'LParen' || name === 'Dot')) continue;
     if (isExprContext && EXPR_STARTS.has(name)) {
       sawExpr = true;
       continue;
@@ -60,6 +62,9 @@ export function describeExpected(names: Iterable<string>, index: TokenIndex, sof
   if (sawName) parts.push(set.has('AnyWord') && !set.has('IdentCat') ? 'an option name' : 'a name');
   if (sawExpr) parts.push('an expression');
   if (sawOperator) parts.push('an operator');
+  // Closers first: "expected ')' or ','" reads better than a list that ends in them.
+  const rank = (p: string): number => (p === "')'" ? 0 : p === "','" ? 1 : 2);
+  parts.sort((a, b) => rank(a) - rank(b));
   if (parts.length === 0) return "';'";
   if (parts.length === 1) return parts[0]!;
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
@@ -113,6 +118,7 @@ export function reportParseError(e: IRecognitionException, isFirst: boolean, pc:
     }
   }
   if (e.name === 'NotAllInputParsedException') expected.push('Semicolon');
+  if (idx >= 0) expected = dropForeignCallForms(expected, pc.tokens.slice(0, idx));
   bag.report('syntax-error', span, { expected: describeExpected(expected, pc.index, pc.softWords), found: describeFound(e.token) });
 }
 
@@ -123,4 +129,29 @@ function endSpan(pc: ParseErrorContext): Span {
   if (!last) return pc.spans.range(0, 0);
   const end = (last.endOffset ?? last.startOffset) + 1;
   return pc.spans.range(end, end);
+}
+
+const KEYWORD_FORMS: Record<string, string[]> = { TO: ['floor', 'ceil'], FROM: ['substring', 'trim', 'extract'], FOR: ['substring'] };
+
+/** `x TO unit` and `s FROM a` are legal in every call to the grammar, but only FLOOR, SUBSTRING... use them. */
+function dropForeignCallForms(expected: string[], prefix: IToken[]): string[] {
+  // Only the call-argument continuation offers TO; elsewhere FROM is the SELECT's or METADATA's.
+  if (!expected.includes('TO')) return expected;
+  let depth = 0;
+  let fn: string | null = null;
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const n = prefix[i]!.tokenType.name;
+    if (n === 'RParen') depth++;
+    else if (n === 'LParen') {
+      if (depth === 0) {
+        fn = prefix[i - 1]?.image.toLowerCase() ?? null;
+        break;
+      }
+      depth--;
+    }
+  }
+  return expected.filter((name) => {
+    const owners = KEYWORD_FORMS[name];
+    return !owners || (fn !== null && owners.includes(fn));
+  });
 }

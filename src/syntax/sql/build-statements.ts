@@ -47,7 +47,6 @@ export function buildCreate(b: ExprBuilder, n: CstNode): Statement {
 export function buildSource(b: ExprBuilder, n: CstNode): CreateSourceStmt {
   const c = n.children as Children;
   const elements = nodes(c, 'sourceElement').map((e) => b.visit(e) as SourceElement);
-  const hasList = tok(c, 'LParen') !== undefined;
   let watermark: WatermarkDef | null = null;
   let primaryKey: CreateSourceStmt['primaryKey'] = null;
   const columns: ColumnDef[] = [];
@@ -59,7 +58,8 @@ export function buildSource(b: ExprBuilder, n: CstNode): CreateSourceStmt {
   return {
     kind: 'source',
     name: v<Ident>(b, node(c, 'name')),
-    columns: hasList ? columns : null,
+    // A list holding only WATERMARK / PRIMARY KEY declares no columns: they come from the schema.
+    columns: columns.length > 0 ? columns : null,
     watermark,
     primaryKey,
     options: opts(b, c),

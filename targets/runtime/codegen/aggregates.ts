@@ -1,0 +1,170 @@
+// Emits the specialized AggFns of one aggregation operator: key extraction, an accumulator
+// laid out as a flat array of slots, add/merge per aggregate, and the output row builder.
+import type { IrAggregate, IrNamedExpr, SqlType } from '../../../src/plan/ir.ts';
+import { assertNever } from '../../../src/util/assert-never.ts';
+import { compileExpr, coerce, type ExprScope } from './expr.ts';
+import { domainOf, scaleOf } from './js-types.ts';
+
+export interface AggCodeInput {
+  groupKeys: IrNamedExpr[];
+  aggregates: IrAggregate[];
+  /** Output window columns in order (empty for a non-windowed GROUP BY). */
+  windowColumns: ('window_start' | 'window_end' | 'window_time')[];
+  /** Makes a scope over the input row variable `r` with temporaries declared by the caller. */
+  scope: (temps: string[]) => ExprScope;
+}
+
+/** Returns the source text of an object literal implementing AggFns. */
+export function aggFnsCode(x: AggCodeInput, indent: string): string {
+  const lines: string[] = [];
+  const fn = (sig: string, body: string[], temps: string[]): void => {
+    lines.push(`${sig} {`);
+    if (temps.length) lines.push(`  let ${temps.join(', ')};`);
+    for (const b of body) lines.push('  ' + b);
+    lines.push('},');
+  };
+
+  // Keys
+  {
+    const temps: string[] = [];
+    const sc = x.scope(temps);
+    const ks = x.groupKeys.map((k) => compileExpr(k.expr, sc).code);
+    const keyOf = ks.length === 0 ? `return 0;` : ks.length === 1 ? `return ${ks[0]};` : `return rt.compositeKey(${ks.join(', ')});`;
+    fn('keyOf(r)', [keyOf], temps);
+    const temps2: string[] = [];
+    const sc2 = x.scope(temps2);
+    fn('keyVals(r)', [`return [${x.groupKeys.map((k) => compileExpr(k.expr, sc2).code).join(', ')}];`], temps2);
+  }
+
+  // Accumulator slots
+  const init: string[] = [];
+  const add: string[] = [];
+  const merge: string[] = [];
+  const results: string[] = [];
+  const temps: string[] = [];
+  const sc = x.scope(temps);
+  let slot = 0;
+  for (const agg of x.aggregates) {
+    const i = slot;
+    const arg = agg.arg ? compileExpr(agg.arg, sc) : null;
+    const t = (): string => {
+      const n = `t${temps.length}`;
+      temps.push(n);
+      return n;
+    };
+    switch (agg.fn) {
+      case 'count_star':
+        init.push('0');
+        add.push(`a[${i}]++;`);
+        merge.push(`a[${i}] += b[${i}];`);
+        results.push(`a[${i}]`);
+        slot += 1;
+        break;
+      case 'count':
+        init.push('0');
+        add.push(arg!.type.nullable ? `if (${arg!.code} !== null) a[${i}]++;` : `a[${i}]++;`);
+        merge.push(`a[${i}] += b[${i}];`);
+        results.push(`a[${i}]`);
+        slot += 1;
+        break;
+      case 'count_distinct': {
+        init.push('new Set()');
+        const v = t();
+        add.push(`if ((${v} = ${arg!.code}) !== null) a[${i}].add(${v});`);
+        merge.push(`for (const v of b[${i}]) a[${i}].add(v);`);
+        results.push(`a[${i}].size`);
+        slot += 1;
+        break;
+      }
+      case 'approx_count_distinct': {
+        init.push('null');
+        const v = t();
+        add.push(`if ((${v} = ${arg!.code}) !== null) rt.hllAdd(a[${i}] ??= rt.hllNew(), ${v});`);
+        merge.push(`if (b[${i}] !== null) rt.hllMerge(a[${i}] ??= rt.hllNew(), b[${i}]);`);
+        results.push(`(a[${i}] === null ? 0 : rt.hllCount(a[${i}]))`);
+        slot += 1;
+        break;
+      }
+      case 'sum': {
+        init.push('null');
+        const v = t();
+        const plus = combine(agg.type);
+        add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)};`);
+        merge.push(`if (b[${i}] !== null) a[${i}] = a[${i}] === null ? b[${i}] : ${plus(`a[${i}]`, `b[${i}]`)};`);
+        results.push(`a[${i}]`);
+        slot += 1;
+        break;
+      }
+      case 'min':
+      case 'max': {
+        init.push('null');
+        const v = t();
+        const op = agg.fn === 'min' ? '<' : '>';
+        add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && (a[${i}] === null || ${v} ${op} a[${i}])) a[${i}] = ${v};`);
+        merge.push(`if (b[${i}] !== null && (a[${i}] === null || b[${i}] ${op} a[${i}])) a[${i}] = b[${i}];`);
+        results.push(`a[${i}]`);
+        slot += 1;
+        break;
+      }
+      case 'avg': {
+        // Sum kept in the argument's own domain (exact for integers and decimals), plus a count.
+        init.push('null', '0');
+        const v = t();
+        const argT: SqlType = arg!.type.kind === 'int' ? { kind: 'bigint', nullable: true } : arg!.type.kind === 'float' ? { kind: 'double', nullable: true } : arg!.type;
+        const plus = combine(argT);
+        add.push(`if ((${v} = ${coerce(arg!, argT, sc)}) !== null) { a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)}; a[${i + 1}]++; }`);
+        merge.push(`if (b[${i}] !== null) { a[${i}] = a[${i}] === null ? b[${i}] : ${plus(`a[${i}]`, `b[${i}]`)}; a[${i + 1}] += b[${i + 1}]; }`);
+        results.push(`(a[${i + 1}] === 0 ? null : ${avgResult(`a[${i}]`, `a[${i + 1}]`, argT, agg.type)})`);
+        slot += 2;
+        break;
+      }
+      case 'first_value':
+      case 'last_value': {
+        // Value and the arrival sequence number it was seen at (-1: none yet); NULLs are skipped.
+        init.push('null', '-1');
+        const v = t();
+        const first = agg.fn === 'first_value';
+        add.push(
+          first
+            ? `if (a[${i + 1}] < 0 && (${v} = ${coerce(arg!, agg.type, sc)}) !== null) { a[${i}] = ${v}; a[${i + 1}] = seq; }`
+            : `if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) { a[${i}] = ${v}; a[${i + 1}] = seq; }`,
+        );
+        merge.push(
+          first
+            ? `if (b[${i + 1}] >= 0 && (a[${i + 1}] < 0 || b[${i + 1}] < a[${i + 1}])) { a[${i}] = b[${i}]; a[${i + 1}] = b[${i + 1}]; }`
+            : `if (b[${i + 1}] > a[${i + 1}]) { a[${i}] = b[${i}]; a[${i + 1}] = b[${i + 1}]; }`,
+        );
+        results.push(`a[${i}]`);
+        slot += 2;
+        break;
+      }
+      default:
+        assertNever(agg.fn);
+    }
+  }
+  fn('create()', [`return [${init.join(', ')}];`], []);
+  fn('add(a, r, seq)', add, temps);
+  fn('merge(a, b)', merge, []);
+  const win = x.windowColumns.map((c) => (c === 'window_start' ? 'ws' : c === 'window_end' ? 'we' : 'we - 1'));
+  const keys = x.groupKeys.map((_k, i) => `k[${i}]`);
+  fn('output(k, ws, we, a)', [`return [${[...keys, ...win, ...results].join(', ')}];`], []);
+  return '{\n' + lines.map((l) => indent + '  ' + l).join('\n') + '\n' + indent + '}';
+}
+
+function combine(t: SqlType): (a: string, b: string) => string {
+  const d = domainOf(t);
+  if (d === 'i64' || d === 'dec') return (a, b) => `rt.add64(${a}, ${b})`;
+  return (a, b) => `${a} + ${b}`;
+}
+
+function avgResult(sum: string, count: string, argT: SqlType, out: SqlType): string {
+  switch (domainOf(out)) {
+    case 'dec':
+      return `rt.divDecimal(${sum}, ${scaleOf(argT)}, ${count}, 0, ${scaleOf(out)})`;
+    case 'i64':
+      return domainOf(argT) === 'num' ? `Math.trunc(${sum} / ${count})` : `rt.div64(${sum}, ${count})`;
+    default:
+      if (out.kind === 'int') return `Number(rt.div64(${sum}, ${count}))`;
+      return domainOf(argT) === 'dec' ? `rt.decimalToNumber(${sum}, ${scaleOf(argT)}) / ${count}` : `Number(${sum}) / ${count}`;
+  }
+}

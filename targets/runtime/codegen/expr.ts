@@ -1,0 +1,263 @@
+// Compiles IR expressions to JavaScript expressions over row arrays. NOT NULL operands get
+// plain JS operators; nullable ones get inline NULL checks through function-local temporaries
+// (no closures, no allocation per event).
+import type { IrExpr, SqlType } from '../../../src/plan/ir.ts';
+import { assertNever } from '../../../src/util/assert-never.ts';
+import { convertCode, domainOf, scaleOf, textValueCode } from './js-types.ts';
+
+export interface ExprScope {
+  /** JS code reading column `name` of input `input` (e.g. `r[3]`), with its type. */
+  column(input: number, name: string): { code: string; type: SqlType };
+  /** Allocates a function-local temporary variable name. */
+  temp(): string;
+}
+
+export interface Compiled {
+  code: string;
+  type: SqlType;
+}
+
+const T_DOUBLE: SqlType = { kind: 'double', nullable: true };
+
+export function compileExpr(e: IrExpr, s: ExprScope): Compiled {
+  switch (e.kind) {
+    case 'col':
+      return s.column(e.input, e.name);
+    case 'lit':
+      return { code: literal(e.value, e.type), type: e.type };
+    case 'cast': {
+      const x = compileExpr(e.operand, s);
+      return { code: nullSafe1(x, (v) => convertCode(v, x.type, e.type), s), type: e.type };
+    }
+    case 'case': {
+      let code = e.else ? coerce(compileExpr(e.else, s), e.type, s) : 'null';
+      for (let i = e.whens.length - 1; i >= 0; i--) {
+        const w = e.whens[i]!;
+        code = `(${compileExpr(w.when, s).code} === true ? ${coerce(compileExpr(w.then, s), e.type, s)} : ${code})`;
+      }
+      return { code, type: e.type };
+    }
+    case 'call':
+      return { code: compileCall(e, s), type: e.type };
+    default:
+      return assertNever(e);
+  }
+}
+
+function literal(value: string | number | boolean | null, t: SqlType): string {
+  if (value === null) return 'null';
+  switch (t.kind) {
+    case 'decimal': {
+      const digits = scaledDigits(String(value), t.scale);
+      return safeIntLiteral(digits);
+    }
+    case 'bigint':
+      return safeIntLiteral(String(value));
+    case 'string':
+    case 'bytes':
+      return JSON.stringify(String(value));
+    case 'boolean':
+      return value === true || value === 'true' ? 'true' : 'false';
+    default:
+      return String(Number(value));
+  }
+}
+
+/** The scaled integer digits of an exact decimal text. */
+function scaledDigits(text: string, scale: number): string {
+  const neg = text.startsWith('-');
+  const [i = '0', f = ''] = text.replace(/^[+-]/, '').split('.');
+  const digits = (i + f.padEnd(scale, '0').slice(0, scale)).replace(/^0+(?=\d)/, '');
+  return (neg && /[1-9]/.test(digits) ? '-' : '') + digits;
+}
+
+function safeIntLiteral(digits: string): string {
+  const b = BigInt(digits);
+  return b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER) ? String(b) : `${b}n`;
+}
+
+/** Converts compiled code to type `to`, keeping NULL as NULL. */
+export function coerce(x: Compiled, to: SqlType, s: ExprScope): string {
+  if (x.type.kind === 'null') return 'null';
+  return nullSafe1(x, (v) => convertCode(v, x.type, to), s);
+}
+
+function nullSafe1(x: Compiled, f: (v: string) => string, s: ExprScope): string {
+  const probe = f('$');
+  if (probe === '$') return x.code;
+  if (!x.type.nullable) return f(`(${x.code})`);
+  const t = s.temp();
+  return `((${t} = ${x.code}) === null ? null : ${f(t)})`;
+}
+
+function nullSafeN(xs: Compiled[], f: (vs: string[]) => string, s: ExprScope): string {
+  if (xs.some((x) => x.type.kind === 'null')) return 'null';
+  const vs: string[] = [];
+  const checks: string[] = [];
+  for (const x of xs) {
+    if (!x.type.nullable) vs.push(`(${x.code})`);
+    else {
+      const t = s.temp();
+      vs.push(t);
+      checks.push(`(${t} = ${x.code}) === null`);
+    }
+  }
+  return checks.length === 0 ? `(${f(vs)})` : `(${checks.join(' || ')} ? null : ${f(vs)})`;
+}
+
+/** The common type two operands are compared or combined in. */
+function unify(a: SqlType, b: SqlType): SqlType {
+  if (a.kind === b.kind && (a.kind !== 'decimal' || scaleOf(a) === scaleOf(b))) return a;
+  if (a.kind === 'null') return b;
+  if (b.kind === 'null') return a;
+  const num = (t: SqlType) => ['int', 'bigint', 'float', 'double', 'decimal'].includes(t.kind);
+  if (num(a) && num(b)) {
+    if (a.kind === 'double' || a.kind === 'float' || b.kind === 'double' || b.kind === 'float') return T_DOUBLE;
+    if (a.kind === 'decimal' || b.kind === 'decimal') return { kind: 'decimal', precision: 38, scale: Math.max(scaleOf(a), scaleOf(b)), nullable: true };
+    return { kind: 'bigint', nullable: true };
+  }
+  return a;
+}
+
+const CMP: Record<string, string> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+function compileCall(e: Extract<IrExpr, { kind: 'call' }>, s: ExprScope): string {
+  const args = e.args.map((a) => compileExpr(a, s));
+  const a0 = args[0]!;
+  const a1 = args[1]!;
+  const rt = e.type;
+  switch (e.fn) {
+    case 'eq':
+    case 'ne':
+    case 'lt':
+    case 'le':
+    case 'gt':
+    case 'ge': {
+      const u = unify(a0.type, a1.type);
+      const l = { code: coerce(a0, u, s), type: a0.type };
+      const r = { code: coerce(a1, u, s), type: a1.type };
+      const op = CMP[e.fn]!;
+      if (domainOf(u) === 'bool' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.sql.cmp(${x}, ${y}) ${op} 0`, s);
+      return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
+    }
+    case 'and':
+      return a0.type.nullable || a1.type.nullable ? `rt.sql.and(${a0.code}, ${a1.code})` : `(${a0.code} && ${a1.code})`;
+    case 'or':
+      return a0.type.nullable || a1.type.nullable ? `rt.sql.or(${a0.code}, ${a1.code})` : `(${a0.code} || ${a1.code})`;
+    case 'not':
+      return a0.type.nullable ? `rt.sql.not(${a0.code})` : `(!${a0.code})`;
+    case 'is_null':
+      return a0.type.nullable ? `(${a0.code} === null)` : 'false';
+    case 'is_not_null':
+      return a0.type.nullable ? `(${a0.code} !== null)` : 'true';
+    case 'in':
+    case 'not_in': {
+      let u = a0.type;
+      for (const x of args.slice(1)) u = unify(u, x.type);
+      const list = args.slice(1).map((x) => coerce(x, u, s));
+      const code = `rt.sql.inList(${coerce(a0, u, s)}, [${list.join(', ')}])`;
+      return e.fn === 'in' ? code : `rt.sql.not(${code})`;
+    }
+    case 'like':
+      return `rt.sql.like(${a0.code}, ${a1.code})`;
+    case 'not_like':
+      return `rt.sql.not(rt.sql.like(${a0.code}, ${a1.code}))`;
+    case 'add':
+    case 'sub':
+    case 'mul':
+    case 'div':
+    case 'mod':
+      return arith(e.fn, a0, a1, rt, s);
+    case 'neg': {
+      const d = domainOf(rt);
+      return nullSafe1(a0, (v) => (d === 'num' ? `(-${v})` : `rt.sub64(0, ${convertCode(v, a0.type, rt)})`), s);
+    }
+    case 'concat':
+      return nullSafeN(args, (vs) => vs.map((v, i) => (args[i]!.type.kind === 'string' ? v : textValueCode(args[i]!.type, v))).join(' + '), s);
+    case 'lower':
+      return nullSafe1(a0, (v) => `${v}.toLowerCase()`, s);
+    case 'upper':
+      return nullSafe1(a0, (v) => `${v}.toUpperCase()`, s);
+    case 'trim':
+      return nullSafe1(a0, (v) => `${v}.trim()`, s);
+    case 'ltrim':
+      return nullSafe1(a0, (v) => `${v}.trimStart()`, s);
+    case 'rtrim':
+      return nullSafe1(a0, (v) => `${v}.trimEnd()`, s);
+    case 'char_length':
+      return `rt.sql.charLength(${a0.code})`;
+    case 'substring':
+      return `rt.sql.substring(${args.map((x) => (domainOf(x.type) === 'i64' ? `rt.numOrNull(${x.code})` : x.code)).join(', ')})`;
+    case 'coalesce':
+      return `rt.sql.coalesce(${args.map((x) => coerce(x, rt, s)).join(', ')})`;
+    case 'nullif':
+      return `rt.sql.nullif(${coerce(a0, rt, s)}, ${coerce(a1, unify(a0.type, a1.type), s)})`;
+    case 'floor_to':
+      return `rt.sql.floorTo(${a0.code}, ${JSON.stringify(e.unit ?? 'day')})`;
+    case 'ceil_to':
+      return `rt.sql.ceilTo(${a0.code}, ${JSON.stringify(e.unit ?? 'day')})`;
+    case 'extract': {
+      const code = `rt.sql.extract(${JSON.stringify(e.unit ?? 'day')}, ${a0.code})`;
+      return code;
+    }
+    case 'timestampadd':
+      return `rt.sql.timestampAdd(${JSON.stringify(e.unit ?? 'day')}, ${domainOf(a0.type) === 'i64' ? `rt.numOrNull(${a0.code})` : a0.code}, ${a1.code})`;
+    case 'to_timestamp_ltz': {
+      const precision = e.args[1]?.kind === 'lit' ? Number(e.args[1].value) : 3;
+      const factor = precision === 0 ? 1000 : 1;
+      return nullSafe1(a0, (v) => `Number(${v}) * ${factor}`, s);
+    }
+    case 'json_value':
+      return `rt.sql.jsonValue(${a0.code}, ${a1.code})`;
+    default:
+      return assertNever(e.fn);
+  }
+}
+
+function arith(fn: 'add' | 'sub' | 'mul' | 'div' | 'mod', a: Compiled, b: Compiled, rt: SqlType, s: ExprScope): string {
+  const d = domainOf(rt);
+  if (rt.kind === 'timestamp' || rt.kind === 'date' || rt.kind === 'interval') {
+    // Timestamps and intervals are both milliseconds: plain arithmetic.
+    const op = fn === 'add' ? '+' : fn === 'sub' ? '-' : fn === 'mul' ? '*' : '/';
+    return nullSafeN([num(a, s), num(b, s)], ([x, y]) => `${x} ${op} ${y}`, s);
+  }
+  if (d === 'num') {
+    const l = { code: coerce(a, rt, s), type: a.type };
+    const r = { code: coerce(b, rt, s), type: b.type };
+    if (fn === 'div') return nullSafeN([l, r], ([x, y]) => (rt.kind === 'int' ? `(${y} === 0 ? null : Math.trunc(${x} / ${y}))` : `${x} / ${y}`), s);
+    if (fn === 'mod') return nullSafeN([l, r], ([x, y]) => `(${y} === 0 ? null : ${x} % ${y})`, s);
+    const op = fn === 'add' ? '+' : fn === 'sub' ? '-' : '*';
+    return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
+  }
+  if (d === 'i64') {
+    const l = { code: coerce(a, rt, s), type: a.type };
+    const r = { code: coerce(b, rt, s), type: b.type };
+    const f = { add: 'rt.add64', sub: 'rt.sub64', mul: 'rt.mul64', div: 'rt.div64', mod: 'rt.mod64' }[fn];
+    return nullSafeN([l, r], ([x, y]) => `${f}(${x}, ${y})`, s);
+  }
+  if (d === 'dec') {
+    const sr = scaleOf(rt);
+    if (fn === 'add' || fn === 'sub' || fn === 'mod') {
+      const l = { code: coerce(a, rt, s), type: a.type };
+      const r = { code: coerce(b, rt, s), type: b.type };
+      const f = fn === 'add' ? 'rt.add64' : fn === 'sub' ? 'rt.sub64' : 'rt.mod64';
+      return nullSafeN([l, r], ([x, y]) => `${f}(${x}, ${y})`, s);
+    }
+    const ta = asDecimal(a.type);
+    const tb = asDecimal(b.type);
+    const l = { code: coerce(a, ta, s), type: a.type };
+    const r = { code: coerce(b, tb, s), type: b.type };
+    const f = fn === 'mul' ? 'rt.mulDecimal' : 'rt.divDecimal';
+    return nullSafeN([l, r], ([x, y]) => `${f}(${x}, ${ta.kind === 'decimal' ? ta.scale : 0}, ${y}, ${tb.kind === 'decimal' ? tb.scale : 0}, ${sr})`, s);
+  }
+  return 'null';
+}
+
+function asDecimal(t: SqlType): SqlType {
+  if (t.kind === 'decimal') return t;
+  return { kind: 'decimal', precision: 38, scale: 0, nullable: t.nullable };
+}
+
+function num(x: Compiled, s: ExprScope): Compiled {
+  return domainOf(x.type) === 'num' ? x : { code: coerce(x, T_DOUBLE, s), type: x.type };
+}

@@ -1,0 +1,180 @@
+// How each SQL type is represented in generated JavaScript, and the code that reads it from
+// raw records, converts between types and formats it for output (LANGUAGE.md "Values").
+import type { SqlType } from '../../../src/plan/ir.ts';
+
+/** The JS domain of a SQL type: plain numbers, hybrid 64-bit integers, scaled decimals, ... */
+export type Domain = 'num' | 'i64' | 'dec' | 'str' | 'bool' | 'any';
+
+export function domainOf(t: SqlType): Domain {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+    case 'double':
+    case 'date':
+    case 'timestamp':
+    case 'interval':
+      return 'num';
+    case 'bigint':
+      return 'i64';
+    case 'decimal':
+      return 'dec';
+    case 'string':
+    case 'bytes':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'any';
+  }
+}
+
+export const scaleOf = (t: SqlType): number => (t.kind === 'decimal' ? t.scale : 0);
+
+/** Reader call turning a raw JSON/CSV/Parquet value into the internal value (or rt.BAD). */
+export function readerCall(t: SqlType, v: string): string {
+  switch (t.kind) {
+    case 'boolean':
+      return `rt.readBoolean(${v})`;
+    case 'int':
+      return `rt.readInt(${v})`;
+    case 'bigint':
+      return `rt.readBigint(${v})`;
+    case 'float':
+      return `rt.readFloat(${v})`;
+    case 'double':
+      return `rt.readDouble(${v})`;
+    case 'decimal':
+      return `rt.readDecimal(${v}, ${t.precision}, ${t.scale})`;
+    case 'string':
+      return `rt.readString(${v})`;
+    case 'bytes':
+      return `rt.readBytes(${v})`;
+    case 'date':
+      return `rt.readDate(${v})`;
+    case 'timestamp':
+      return `rt.readTimestamp(${v})`;
+    case 'array':
+    case 'map':
+    case 'row':
+    case 'interval':
+    case 'null':
+      return `rt.readJson(${v})`;
+  }
+}
+
+/** A short description of what a column accepts, for dead-letter reasons. */
+export function expectText(t: SqlType): string {
+  switch (t.kind) {
+    case 'timestamp':
+      return `expected ${t.ltz ? 'TIMESTAMP_LTZ' : 'TIMESTAMP'}: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds`;
+    case 'decimal':
+      return `expected DECIMAL(${t.precision}, ${t.scale}): a number or numeric string with at most ${t.precision - t.scale} integer digits`;
+    case 'bigint':
+      return 'expected BIGINT: an integer (number or string) within 64 bits';
+    case 'int':
+      return 'expected INT: an integer within 32 bits';
+    default:
+      return `expected ${t.kind.toUpperCase()}`;
+  }
+}
+
+/** Code of a JSON value text for a non-null value `v` of type t. */
+export function jsonValueCode(t: SqlType, v: string): string {
+  switch (t.kind) {
+    case 'boolean':
+      return `(${v} ? 'true' : 'false')`;
+    case 'int':
+      return `String(${v})`;
+    case 'float':
+    case 'double':
+      return `rt.jsonDouble(${v})`;
+    case 'bigint':
+      return `rt.jsonInt64(${v})`;
+    case 'decimal':
+      return `'"' + rt.formatDecimal(${v}, ${t.scale}) + '"'`;
+    case 'timestamp':
+      return t.ltz ? `'"' + rt.formatTimestampLtz(${v}) + '"'` : `'"' + rt.formatTimestamp(${v}) + '"'`;
+    case 'date':
+      return `'"' + rt.formatDate(${v}) + '"'`;
+    case 'string':
+    case 'bytes':
+      return `JSON.stringify(${v})`;
+    case 'interval':
+      return `String(${v})`;
+    case 'array':
+    case 'map':
+    case 'row':
+    case 'null':
+      return `rt.jsonAny(${v})`;
+  }
+}
+
+/** Code of the display text of a non-null value (table output, CAST to STRING). */
+export function textValueCode(t: SqlType, v: string): string {
+  switch (t.kind) {
+    case 'boolean':
+      return `(${v} ? 'true' : 'false')`;
+    case 'int':
+    case 'bigint':
+    case 'interval':
+      return `String(${v})`;
+    case 'float':
+    case 'double':
+      return `String(${v})`;
+    case 'decimal':
+      return `rt.formatDecimal(${v}, ${t.scale})`;
+    case 'timestamp':
+      return t.ltz ? `rt.formatTimestampLtz(${v})` : `rt.formatTimestamp(${v})`;
+    case 'date':
+      return `rt.formatDate(${v})`;
+    case 'string':
+    case 'bytes':
+      return v;
+    case 'array':
+    case 'map':
+    case 'row':
+    case 'null':
+      return `rt.jsonAny(${v})`;
+  }
+}
+
+/**
+ * Converts non-null value code `v` from type `from` to type `to` (numeric widening, decimal
+ * rescaling, casts). Returns code that may evaluate to null when a CAST cannot succeed.
+ */
+export function convertCode(v: string, from: SqlType, to: SqlType): string {
+  const df = domainOf(from);
+  const dt = domainOf(to);
+  if (from.kind === to.kind && (to.kind !== 'decimal' || scaleOf(from) === scaleOf(to))) return v;
+  if (to.kind === 'string') return textValueCode(from, v);
+  if (df === 'str') {
+    // CAST from text: an unparseable value becomes NULL rather than failing the pipeline.
+    return `rt.orNull(${readerCall(to, v)})`;
+  }
+  switch (dt) {
+    case 'dec':
+      if (df === 'dec') return `rt.rescale(${v}, ${scaleOf(from)}, ${scaleOf(to)})`;
+      if (df === 'i64' || from.kind === 'int') return `rt.rescale(${v}, 0, ${scaleOf(to)})`;
+      if (df === 'num') return `rt.numberToDecimal(${v}, ${scaleOf(to)})`;
+      break;
+    case 'i64':
+      if (df === 'dec') return `rt.rescale(${v}, ${scaleOf(from)}, 0)`;
+      if (df === 'num') return `rt.norm64(BigInt(Math.trunc(${v})))`;
+      if (df === 'bool') return `(${v} ? 1 : 0)`;
+      break;
+    case 'num':
+      if (df === 'dec') return to.kind === 'int' ? `Number(rt.rescale(${v}, ${scaleOf(from)}, 0))` : `rt.decimalToNumber(${v}, ${scaleOf(from)})`;
+      if (df === 'i64') return `Number(${v})`;
+      if (to.kind === 'int' && (from.kind === 'float' || from.kind === 'double')) return `Math.trunc(${v})`;
+      if (to.kind === 'date' && from.kind === 'timestamp') return `Math.floor(${v} / 86400000)`;
+      if (to.kind === 'timestamp' && from.kind === 'date') return `(${v} * 86400000)`;
+      if (df === 'bool') return `(${v} ? 1 : 0)`;
+      return v;
+    case 'bool':
+      if (df === 'num' || df === 'i64' || df === 'dec') return `(${v} != 0)`;
+      break;
+    default:
+      return v;
+  }
+  return v;
+}

@@ -1,0 +1,411 @@
+// Generates the pipeline module: plain functions specialized to the plan (decoders of the
+// used columns, predicates, projections, key and accumulator functions, encoders) and the
+// wiring the runner instantiates. The result is the body of `definePipeline(env)`, which
+// reads the runtime library as `rt`.
+import { createHash } from 'node:crypto';
+import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType } from '../../../src/plan/ir.ts';
+import { assertNever } from '../../../src/util/assert-never.ts';
+import { compileExpr, coerce, type ExprScope } from './expr.ts';
+import { aggFnsCode } from './aggregates.ts';
+import { expectText, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
+
+export interface Unsupported {
+  what: string;
+  name: string;
+  span: IrSource['span'];
+}
+
+export interface GeneratedBody {
+  body: string;
+  unsupported: Unsupported[];
+}
+
+const SOURCE_CONNECTORS = new Set(['file', 'datagen']);
+const SINK_CONNECTORS = new Set(['stdout', 'file']);
+
+/** JS identifier fragment for an IR id. */
+const ident = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
+const q = (s: string): string => JSON.stringify(s);
+
+function optionCode(o: IrOption): string {
+  return o.envVars.length > 0 ? `rt.subst(${q(o.template)}, env)` : q(o.value);
+}
+
+function optionsCode(opts: Record<string, IrOption>, indent: string): string {
+  const keys = Object.keys(opts).sort();
+  if (keys.length === 0) return '{}';
+  return '{\n' + keys.map((k) => `${indent}  ${q(k)}: ${optionCode(opts[k]!)},`).join('\n') + `\n${indent}}`;
+}
+
+function columnDefCode(c: IrColumn): string {
+  const t = c.type;
+  const extra = t.kind === 'decimal' ? `, precision: ${t.precision}, scale: ${t.scale}` : '';
+  return `{ name: ${q(c.name)}, kind: ${q(t.kind)}, nullable: ${t.nullable}${extra} }`;
+}
+
+/** Plan fingerprint for checkpoints: the plan without source positions (edits to comments keep state). */
+export function fingerprint(plan: PlanDoc): string {
+  const text = JSON.stringify(plan, (k, v) => (k === 'span' ? undefined : v));
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+function findCol(cols: IrColumn[], name: string): number {
+  let i = cols.findIndex((c) => c.name === name);
+  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+  return i;
+}
+
+export function generateBody(plan: PlanDoc): GeneratedBody {
+  const out: string[] = [];
+  const unsupported: Unsupported[] = [];
+  const opById = new Map(plan.operators.map((o) => [o.id, o]));
+  const srcById = new Map(plan.sources.map((s) => [s.id, s]));
+
+  // Which operators feed a sink (directly, through other operators, or as late rows)?
+  const live = new Set<string>();
+  const mark = (id: string): void => {
+    if (live.has(id)) return;
+    live.add(id);
+    for (const i of opById.get(id)?.inputs ?? []) mark(i);
+  };
+  for (const s of plan.sinks) {
+    if (s.input) mark(s.input);
+    for (const l of s.lateFrom) mark(l);
+  }
+  const ops = plan.operators.filter((o) => live.has(o.id));
+  const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
+  const sources = plan.sources.filter((s) => usedSources.has(s.id));
+
+  for (const s of sources) if (!SOURCE_CONNECTORS.has(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
+  for (const s of plan.sinks) if (!SINK_CONNECTORS.has(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
+  for (const o of ops) if (o.op === 'temporal_join') unsupported.push({ what: 'temporal join', name: o.id, span: o.span });
+
+  // Row layout of each source: its used columns, plus the watermark column when pruned away.
+  const srcCols = new Map<string, IrColumn[]>();
+  for (const s of sources) {
+    const cols = s.usedColumns.map((n) => s.columns[findCol(s.columns, n)]!).filter(Boolean);
+    if (s.watermark && findCol(cols, s.watermark.column) < 0) {
+      const wc = s.columns[findCol(s.columns, s.watermark.column)];
+      if (wc) cols.push(wc);
+    }
+    srcCols.set(s.id, cols);
+  }
+  /** Output row layout of an operator. */
+  const layout = (id: string): IrColumn[] => {
+    const o = opById.get(id)!;
+    return o.op === 'scan' ? srcCols.get(o.source)! : o.schema;
+  };
+  const scopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]): ExprScope => ({
+    column(input, name) {
+      const cols = inputs[input] ?? inputs[0]!;
+      const i = findCol(cols, name);
+      if (i < 0) throw new Error(`runtime codegen: column ${name} not found in input ${input}`);
+      return { code: `${rowVars[input] ?? rowVars[0]}[${i}]`, type: cols[i]!.type };
+    },
+    temp() {
+      const n = `t${temps.length}`;
+      temps.push(n);
+      return n;
+    },
+  });
+  const fnWithTemps = (sig: string, temps: string[], body: string): string =>
+    `function ${sig} {\n${temps.length ? `  let ${temps.join(', ')};\n` : ''}  ${body}\n}`;
+
+  out.push(`const fingerprint = ${q(fingerprint(plan))};`);
+
+  // ---------------------------------------------------------------- decoders
+  for (const s of sources) {
+    const cols = srcCols.get(s.id)!;
+    out.push('');
+    out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length} of ${s.columns.length} columns`);
+    if (s.connector === 'datagen') continue;
+    const csv = s.format === 'csv';
+    const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, '  let v;'];
+    cols.forEach((c, i) => {
+      lines.push(`  v = o[${q(c.name)}];`);
+      if (c.metadataFrom !== null) {
+        lines.push(`  const c${i} = null; // METADATA FROM ${q(c.metadataFrom)}: not offered by this connector`);
+        return;
+      }
+      if (csv) lines.push(`  if (v === '') v = null;`);
+      if (c.type.kind === 'string' && !csv) {
+        lines.push(`  const c${i} = typeof v === 'string' ? v : v == null ? null : rt.BAD;`);
+      } else lines.push(`  const c${i} = ${readerCall(c.type, 'v')};`);
+      lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.jsonAny(v); return null; }`);
+      if (!c.type.nullable) lines.push(`  if (c${i} === null) { e.column = ${q(c.name)}; e.reason = 'is NULL but declared NOT NULL'; return null; }`);
+    });
+    lines.push(`  return [${cols.map((_c, i) => `c${i}`).join(', ')}];`, '}');
+    out.push(lines.join('\n'));
+  }
+
+  // ---------------------------------------------------------------- operator functions
+  for (const o of ops) {
+    switch (o.op) {
+      case 'scan':
+      case 'union':
+        break;
+      case 'filter': {
+        const temps: string[] = [];
+        const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
+        const c = compileExpr(o.predicate, sc);
+        out.push('', `// ${o.id}: filter`, fnWithTemps(`pred_${ident(o.id)}(r)`, temps, `return ${c.code};`));
+        break;
+      }
+      case 'project': {
+        const temps: string[] = [];
+        const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
+        const exprs = o.exprs.map((x, i) => coerce(compileExpr(x.expr, sc), o.schema[i]?.type ?? compileExpr(x.expr, sc).type, sc));
+        out.push('', `// ${o.id}: project ${o.exprs.map((x) => x.name).join(', ')}`, fnWithTemps(`proj_${ident(o.id)}(r)`, temps, `return [${exprs.join(', ')}];`));
+        break;
+      }
+      case 'window_agg':
+      case 'group_agg': {
+        const inCols = layout(o.inputs[0]!);
+        const code = aggFnsCode(
+          {
+            groupKeys: o.groupKeys,
+            aggregates: o.aggregates,
+            windowColumns: o.op === 'window_agg' ? o.windowColumns : [],
+            scope: (temps) => scopeOver([inCols], ['r'], temps),
+          },
+          '',
+        );
+        const what = o.op === 'window_agg' ? `${o.window.kind} window aggregate` : 'GROUP BY aggregate';
+        out.push('', `// ${o.id}: ${what}: keys ${o.groupKeys.map((k) => k.name).join(', ') || '(none)'}; ${o.aggregates.map((a) => `${a.name} = ${a.fn}`).join(', ')}`);
+        out.push(`const agg_${ident(o.id)} = ${code};`);
+        break;
+      }
+      case 'interval_join': {
+        const L = layout(o.inputs[0]!);
+        const R = layout(o.inputs[1]!);
+        const key = (side: 0 | 1): string => {
+          const temps: string[] = [];
+          const sc = scopeOver(side === 0 ? [L, R] : [L, R], side === 0 ? ['r', 'r'] : ['r', 'r'], temps);
+          const exprs = (side === 0 ? o.leftKeys : o.rightKeys).map((e) => compileExpr(e, sc).code);
+          const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
+          return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
+        };
+        // Key expressions reference their own side's input number; give each side its own layout.
+        const keyFn = (side: 0 | 1): string => {
+          const temps: string[] = [];
+          const cols = side === 0 ? L : R;
+          const sc = scopeOver([cols, cols], ['r', 'r'], temps);
+          const exprs = (side === 0 ? o.leftKeys : o.rightKeys).map((e) => compileExpr(e, sc).code);
+          const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
+          return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
+        };
+        void key;
+        out.push('', `// ${o.id}: interval join (${o.joinType}), ${o.leftTime} - ${o.rightTime} in [${o.lowerMs}, ${o.upperMs}] ms`);
+        out.push(keyFn(0), keyFn(1));
+        if (o.residual) {
+          const temps: string[] = [];
+          const sc = scopeOver([L, R], ['l', 'r'], temps);
+          out.push(fnWithTemps(`resid_${ident(o.id)}(l, r)`, temps, `return ${compileExpr(o.residual, sc).code} === true;`));
+        }
+        const cells = o.outputMap.map((m) => {
+          const cols = m.input === 0 ? L : R;
+          const i = findCol(cols, m.column);
+          return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
+        });
+        out.push(`function join_${ident(o.id)}(l, r) {\n  return [${cells.join(', ')}];\n}`);
+        break;
+      }
+      case 'temporal_join':
+        break;
+      default:
+        assertNever(o);
+    }
+  }
+
+  // ---------------------------------------------------------------- encoders
+  for (const s of plan.sinks) {
+    const cols = s.schema;
+    const parts = cols.map((c, i) => {
+      const key = q(c.name) + ':';
+      const v = `r[${i}]`;
+      const val = c.type.nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v);
+      return `${q((i === 0 ? '{' : ',') + key)} + ${val}`;
+    });
+    out.push('', `// sink ${s.name}: ${s.connector}`);
+    out.push(`function json_${ident(s.id)}(r) {\n  return ${parts.length ? parts.join('\n    + ') + " + '}'" : "'{}'"};\n}`);
+    const cells = cols.map((c, i) => (c.type.nullable ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
+    out.push(`function cells_${ident(s.id)}(r) {\n  return [${cells.join(', ')}];\n}`);
+  }
+
+  // ---------------------------------------------------------------- the pipeline object
+  out.push('', 'return {');
+  out.push(`  name: ${q(plan.pipeline.name)},`);
+  out.push('  fingerprint,');
+  out.push(`  checkpointIntervalMs: ${plan.pipeline.checkpointIntervalMs},`);
+  out.push(`  options: ${optionsCode(plan.pipeline.options, '  ')},`);
+  out.push('  sources: [');
+  for (const s of sources) {
+    const cols = srcCols.get(s.id)!;
+    const ti = s.watermark ? findCol(cols, s.watermark.column) : -1;
+    out.push('    {');
+    out.push(`      id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, format: ${s.format ? q(s.format) : 'null'},`);
+    out.push(`      options: ${optionsCode(s.options, '      ')},`);
+    out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
+    out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
+    out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? 'null'},`);
+    out.push('    },');
+  }
+  out.push('  ],');
+  out.push('  sinks: [');
+  for (const s of plan.sinks) {
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)} },`);
+  }
+  out.push('  ],');
+  out.push('  instantiate(b) {');
+  out.push(...instantiateCode(plan, ops, layout, srcById).map((l) => '    ' + l));
+  out.push('  },');
+  out.push('};');
+  return { body: out.join('\n'), unsupported };
+}
+
+function sinkOptionsCode(s: IrSink): string {
+  const opts: Record<string, IrOption> = { ...s.options };
+  if (s.file) {
+    opts.path ??= { value: s.file.path, template: s.file.path, envVars: [] };
+    opts.format = { value: s.file.format, template: s.file.format, envVars: [] };
+  }
+  return optionsCode(opts, '    ');
+}
+
+function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], srcById: Map<string, IrSource>): string[] {
+  const L: string[] = [];
+  const consumers = new Map<string, string[]>();
+  const addConsumer = (id: string, call: string): void => {
+    const a = consumers.get(id) ?? [];
+    a.push(call);
+    consumers.set(id, a);
+  };
+  for (const s of plan.sinks) {
+    L.push(`const sink_${ident(s.id)} = b.sink(${q(s.id)});`);
+    if (s.input) addConsumer(s.input, `sink_${ident(s.id)}.write(${remap(layout(s.input), s.schema, 'r')});`);
+  }
+  for (const o of ops) {
+    o.inputs.forEach((inp, k) => {
+      const target = o.op === 'interval_join' ? `${k === 0 ? 'pushl' : 'pushr'}_${ident(o.id)}(r);` : `push_${ident(o.id)}(r);`;
+      addConsumer(inp, target);
+    });
+  }
+  const emitFn = (id: string): string => {
+    const calls = consumers.get(id) ?? [];
+    return `function emit_${ident(id)}(r) {${calls.length ? '\n  ' + calls.join('\n  ') + '\n' : ' '}}`;
+  };
+  const graph: string[] = [];
+  for (const o of ops) {
+    const id = ident(o.id);
+    const inputs = `[${o.inputs.map(q).join(', ')}]`;
+    switch (o.op) {
+      case 'scan':
+        graph.push(`{ id: ${q(o.id)}, inputs: [], source: ${q(o.source)} }`);
+        break;
+      case 'filter':
+        L.push(`function push_${id}(r) {\n  if (pred_${id}(r) === true) emit_${id}(r);\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
+        break;
+      case 'project':
+        L.push(`function push_${id}(r) {\n  emit_${id}(proj_${id}(r));\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
+        break;
+      case 'union':
+        L.push(`function push_${id}(r) {\n  emit_${id}(r);\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
+        break;
+      case 'window_agg': {
+        const inCols = layout(o.inputs[0]!);
+        const ti = inCols.findIndex((c) => c.name === o.windowTimeColumn);
+        const w = o.window;
+        const common = `id: ${q(o.id)}, allowedLatenessMs: ${o.allowedLatenessMs}, emit: ${q(o.emit)}, timeIndex: ${ti}, fns: agg_${id}, out: emit_${id}`;
+        if (w.kind === 'session') {
+          L.push(`const op_${id} = b.sessionAgg({ ${common}, gapMs: ${w.gapMs} });`);
+        } else {
+          const shape =
+            w.kind === 'tumble'
+              ? `{ kind: 'tumble', sizeMs: ${w.sizeMs}, offsetMs: ${w.offsetMs} }`
+              : w.kind === 'hop'
+                ? `{ kind: 'hop', slideMs: ${w.slideMs}, sizeMs: ${w.sizeMs} }`
+                : `{ kind: 'cumulate', stepMs: ${w.stepMs}, sizeMs: ${w.sizeMs} }`;
+          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${paneMs(o.paneMs, w)} });`);
+        }
+        L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
+        break;
+      }
+      case 'group_agg':
+        L.push(`const op_${id} = b.groupAgg({ id: ${q(o.id)}, stateTtlMs: ${o.stateTtlMs ?? 'null'}, fns: agg_${id}, out: emit_${id} });`);
+        L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
+        break;
+      case 'interval_join': {
+        const lc = layout(o.inputs[0]!);
+        const rc = layout(o.inputs[1]!);
+        L.push(
+          `const op_${id} = b.intervalJoin({ id: ${q(o.id)}, joinType: ${q(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
+            `leftTimeIndex: ${lc.findIndex((c) => c.name === o.leftTime)}, rightTimeIndex: ${rc.findIndex((c) => c.name === o.rightTime)}, ` +
+            `lowerMs: ${o.lowerMs}, upperMs: ${o.upperMs}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id} });`,
+        );
+        L.push(`function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`, `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
+        break;
+      }
+      case 'temporal_join':
+        L.push(`function push_${id}(r) {}`);
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
+        break;
+      default:
+        assertNever(o);
+    }
+    L.push(emitFn(o.id));
+  }
+  // Late rows: the window input row plus late_by_ms, to every sink that declared `ON LATE TO`.
+  const late: string[] = [];
+  for (const o of ops) {
+    if (o.op !== 'window_agg') continue;
+    const targets = plan.sinks.filter((s) => s.lateFrom.includes(o.id));
+    if (targets.length === 0) continue;
+    const inCols = layout(o.inputs[0]!);
+    const withLate: IrColumn[] = [...inCols, { name: 'late_by_ms', type: { kind: 'bigint', nullable: false }, metadataFrom: null }];
+    const writes = targets.map((s) => `sink_${ident(s.id)}.write(${remap(withLate, s.schema, 'x')});`);
+    late.push(`${q(o.id)}: (r, lateBy) => {\n    const x = r.concat(lateBy);\n    ${writes.join('\n    ')}\n  },`);
+  }
+  L.push('return {');
+  L.push(`  emit: { ${ops.filter((o) => o.op === 'scan').map((o) => `${q((o as { source: string }).source)}: emit_${ident(o.id)}`).join(', ')} },`);
+  L.push(`  graph: [\n    ${graph.join(',\n    ')},\n  ],`);
+  L.push(`  late: {${late.length ? '\n  ' + late.join('\n  ') + '\n  ' : ' '}},`);
+  L.push('};');
+  void srcById;
+  return L.flatMap((l) => l.split('\n'));
+}
+
+/** Row expression mapping `from` columns to `to` columns by name (identity when equal). */
+function remap(from: IrColumn[], to: IrColumn[], v: string): string {
+  if (from.length === to.length && from.every((c, i) => c.name === to[i]!.name)) return v;
+  const idx = to.map((c) => findCol(from, c.name));
+  return `[${idx.map((i) => (i < 0 ? 'null' : `${v}[${i}]`)).join(', ')}]`;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+function paneMs(fromPlan: number | null, w: Exclude<IrOperator & { op: 'window_agg' }, never>['window']): number {
+  if (fromPlan !== null && fromPlan > 0) return fromPlan;
+  switch (w.kind) {
+    case 'tumble':
+      return w.sizeMs;
+    case 'hop':
+      return gcd(w.slideMs, w.sizeMs);
+    case 'cumulate':
+      return w.stepMs;
+    case 'session':
+      return 0;
+    default:
+      return assertNever(w);
+  }
+}
+
+export type { SqlType };

@@ -1,0 +1,57 @@
+// The runtime library that every generated pipeline module imports (as `@pipec/runtime`)
+// and that the esbuild bundle contains. Generated code calls these helpers; the runner does
+// the rest.
+export * from './values.ts';
+export * as sql from './sql-fns.ts';
+export { hllNew, hllAdd, hllMerge, hllCount } from './hll.ts';
+export { runPipelineDef, type RunOptions } from './runner.ts';
+export type { PipelineDef, Instance, Builders, GraphNode } from './pipeline-types.ts';
+export type { SourceDef, ColumnDef, DecodeError } from './io/source-types.ts';
+export type { SinkDef } from './io/sinks.ts';
+export type { AggFns, Row, Acc } from './ops/types.ts';
+import { runPipelineDef } from './runner.ts';
+import type { PipelineDef } from './pipeline-types.ts';
+
+/** Replaces `${NAME}` in an option template; a missing variable is an error, never ''. */
+export function subst(template: string, env: Record<string, string | undefined>): string {
+  return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+    const v = env[name];
+    if (v === undefined) throw new MissingEnvError(name);
+    return v;
+  });
+}
+
+export class MissingEnvError extends Error {
+  constructor(readonly variable: string) {
+    super(`environment variable ${variable} is not set`);
+  }
+}
+
+/** Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D]`. */
+export async function main(define: (env: Record<string, string | undefined>) => PipelineDef): Promise<void> {
+  const args = process.argv.slice(2);
+  const get = (flag: string): string | undefined => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  let def: PipelineDef;
+  try {
+    def = define(process.env);
+  } catch (e) {
+    if (e instanceof MissingEnvError) {
+      process.stderr.write(`pipec: ${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw e;
+  }
+  const port = get('--metrics-port') ?? process.env.PIPEC_METRICS_PORT;
+  const { exitCode } = await runPipelineDef(def, {
+    baseDir: get('--base-dir') ?? process.cwd(),
+    checkpointDir: get('--checkpoint-dir') ?? process.env.PIPEC_CHECKPOINT_DIR,
+    metricsPort: port !== undefined ? Number(port) : undefined,
+    status: process.stderr.isTTY ? 'tty' : 'none',
+    env: process.env,
+  });
+  process.exitCode = exitCode;
+}

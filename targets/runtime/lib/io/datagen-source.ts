@@ -1,0 +1,152 @@
+// The `datagen` source: reproducible synthetic rows. Every value is a pure function of
+// (seed, column, row index), so a run resumed from a checkpoint regenerates exactly the rows
+// an uninterrupted run would have. Row i goes to partition i mod `partitions`.
+//
+// Per column (`fields.<col>.*`): kind = sequence | random | choice; min/max bound numbers,
+// timestamps and string lengths; values is a comma-separated list for choice. Defaults:
+// numbers random in [0, 1000]; strings random of length 8; a TIMESTAMP is a sequence starting
+// at min (default 2024-01-01 00:00:00) stepping `step` ms (default 1000 / rows_per_second, or
+// 1 when unthrottled).
+import { readDecimal, readTimestamp, type Int64 } from '../values.ts';
+import type { ColumnDef, RunningSource, SourceDef, SourceSink } from './source-types.ts';
+
+type Gen = (i: number) => unknown;
+
+/** A uniform number in [0, 1) from three integers (a counter-based generator, seekable). */
+export function unitRandom(seed: number, col: number, i: number): number {
+  let h = (seed ^ Math.imul(col + 1, 0x9e3779b9)) >>> 0;
+  h = Math.imul(h ^ (i & 0xffffffff), 0x85ebca6b) ^ Math.imul(Math.floor(i / 4294967296), 0xc2b2ae35);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  h = Math.imul(h, 0x297a2d39);
+  h ^= h >>> 15;
+  return (h >>> 0) / 4294967296;
+}
+
+export class DatagenSource implements RunningSource {
+  readonly bounded: boolean;
+  private next = 0;
+  private readonly total: number;
+  private readonly rps: number;
+  private readonly parts: number[] = [];
+  private readonly gens: Gen[];
+  private startedAt = -1;
+  private startedFrom = 0;
+  private doneMarked = false;
+
+  constructor(
+    readonly def: SourceDef,
+    private readonly out: SourceSink,
+  ) {
+    const o = def.options;
+    this.total = o.total_rows !== undefined ? Number(o.total_rows) : Number.POSITIVE_INFINITY;
+    this.bounded = Number.isFinite(this.total);
+    this.rps = o.rows_per_second !== undefined ? Number(o.rows_per_second) : 0;
+    const seed = o.seed !== undefined ? Number(o.seed) >>> 0 : 0;
+    const nParts = Math.max(1, Number(o.partitions ?? 1));
+    for (let i = 0; i < nParts; i++) this.parts.push(this.out.partitionAdded(`${def.name}-${i}`));
+    this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, o, this.rps));
+  }
+
+  get finished(): boolean {
+    return this.next >= this.total;
+  }
+
+  async poll(budget: number): Promise<number> {
+    const now = Date.now();
+    if (this.startedAt < 0) {
+      this.startedAt = now;
+      this.startedFrom = this.next;
+    }
+    let limit = Math.min(this.total, this.next + budget * this.parts.length);
+    if (this.rps > 0) limit = Math.min(limit, this.startedFrom + Math.floor(((now - this.startedAt) * this.rps) / 1000) + 1);
+    const n0 = this.next;
+    const P = this.parts.length;
+    const gens = this.gens;
+    for (let i = this.next; i < limit; i++) {
+      const row = new Array(gens.length);
+      for (let c = 0; c < gens.length; c++) row[c] = gens[c]!(i);
+      this.out.row(this.parts[i % P]!, row);
+    }
+    this.next = Math.max(this.next, limit);
+    if (this.finished && !this.doneMarked) {
+      this.doneMarked = true;
+      for (const p of this.parts) this.out.partitionDone(p);
+    }
+    return this.next - n0;
+  }
+
+  position(): unknown {
+    return { next: this.next };
+  }
+
+  seek(pos: unknown): void {
+    this.next = (pos as { next: number }).next;
+  }
+
+  async close(): Promise<void> {}
+}
+
+function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, string>, rps: number): Gen {
+  const opt = (k: string): string | undefined => o[`fields.${c.name}.${k}`];
+  const kind = opt('kind') ?? (c.kind === 'timestamp' ? 'sequence' : 'random');
+  const rnd = (i: number): number => unitRandom(seed, col, i);
+  if (kind === 'choice') {
+    const values = (opt('values') ?? '').split(',').map((s) => s.trim());
+    const conv = values.map((v) => convert(c, v));
+    return (i) => conv[Math.floor(rnd(i) * conv.length)];
+  }
+  if (c.kind === 'timestamp' || c.kind === 'date') {
+    const min = readTimestamp(opt('min') ?? '2024-01-01 00:00:00') as number;
+    const step = Number(opt('step') ?? (rps > 0 ? Math.max(1, Math.round(1000 / rps)) : 1));
+    const scale = c.kind === 'date' ? 86400000 : 1;
+    if (kind === 'sequence') return (i) => Math.floor((min + i * step) / scale);
+    const max = readTimestamp(opt('max') ?? '2024-01-02 00:00:00') as number;
+    return (i) => Math.floor((min + Math.floor(rnd(i) * (max - min + 1))) / scale);
+  }
+  if (c.kind === 'string') {
+    const minLen = Number(opt('min') ?? opt('length') ?? 8);
+    const maxLen = Number(opt('max') ?? opt('length') ?? minLen);
+    if (kind === 'sequence') return (i) => String(minLen + i);
+    return (i) => {
+      const len = minLen + Math.floor(rnd(i) * (maxLen - minLen + 1));
+      let s = '';
+      for (let k = 0; k < len; k++) s += ALNUM[Math.floor(unitRandom(seed + k + 1, col, i) * ALNUM.length)];
+      return s;
+    };
+  }
+  if (c.kind === 'boolean') return (i) => rnd(i) < 0.5;
+  const min = Number(opt('min') ?? 0);
+  const max = Number(opt('max') ?? 1000);
+  const integral = c.kind === 'int' || c.kind === 'bigint';
+  if (kind === 'sequence') return (i) => convertNum(c, min + i);
+  if (integral) return (i) => min + Math.floor(rnd(i) * (max - min + 1));
+  return (i) => convertNum(c, min + rnd(i) * (max - min));
+}
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function convertNum(c: ColumnDef, x: number): unknown {
+  if (c.kind === 'decimal') return readDecimal(x.toFixed(c.scale ?? 0), 38, c.scale ?? 0) as Int64;
+  if (c.kind === 'float') return Math.fround(x);
+  return x;
+}
+
+function convert(c: ColumnDef, v: string): unknown {
+  switch (c.kind) {
+    case 'int':
+    case 'bigint':
+    case 'double':
+    case 'float':
+      return convertNum(c, Number(v));
+    case 'decimal':
+      return readDecimal(v, 38, c.scale ?? 0);
+    case 'boolean':
+      return v === 'true';
+    case 'timestamp':
+      return readTimestamp(v);
+    default:
+      return v;
+  }
+}

@@ -1,0 +1,270 @@
+// Sinks of the runtime: stdout (table or NDJSON), file (NDJSON or Parquet) and the
+// dead-letter file. File sinks are exactly-once across crashes: NDJSON files are truncated
+// back to the length recorded by the last checkpoint; Parquet part files are written
+// (tmp + fsync + rename) only at checkpoints and at the end, and parts newer than the
+// checkpoint are deleted on restart.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import type { Row } from '../ops/types.ts';
+import type { ColumnDef } from './source-types.ts';
+import { formatDecimal } from '../values.ts';
+
+export interface SinkDef {
+  id: string;
+  name: string;
+  connector: string;
+  options: Record<string, string>;
+  columns: ColumnDef[];
+  /** One JSON object per row (LANGUAGE.md value formats), without the newline. */
+  json: (row: Row) => string;
+  /** Display text per cell for table output. */
+  cells: (row: Row) => string[];
+}
+
+export interface RunningSink {
+  readonly def: SinkDef;
+  rowsOut: number;
+  write(row: Row): void;
+  /** Makes everything written so far durable; returns the progress a checkpoint records. */
+  commit(): Promise<unknown>;
+  /** Called once before any write; `progress` is null on a fresh start. */
+  open(progress: unknown): void;
+  close(): Promise<void>;
+}
+
+export function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is still atomic.
+  }
+}
+
+/** Append-only text file whose durable length is what a checkpoint records. */
+export class TruncatingFile {
+  private fd = -1;
+  private bytes = 0;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+
+  constructor(readonly file: string) {}
+
+  open(bytes: number | null): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    if (bytes === null) {
+      this.fd = fs.openSync(this.file, 'w');
+      this.bytes = 0;
+    } else {
+      this.fd = fs.openSync(this.file, fs.existsSync(this.file) ? 'r+' : 'w+');
+      fs.ftruncateSync(this.fd, bytes);
+      this.bytes = bytes;
+    }
+  }
+
+  append(text: string): void {
+    this.pending.push(text);
+    this.pendingBytes += text.length;
+    if (this.pendingBytes > 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.pendingBytes = 0;
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+    this.bytes += buf.length;
+  }
+
+  sync(): number {
+    this.flush();
+    fs.fsyncSync(this.fd);
+    return this.bytes;
+  }
+
+  close(): void {
+    if (this.fd >= 0) {
+      this.flush();
+      fs.closeSync(this.fd);
+      this.fd = -1;
+    }
+  }
+}
+
+export class FileNdjsonSink implements RunningSink {
+  rowsOut = 0;
+  private readonly f: TruncatingFile;
+
+  constructor(
+    readonly def: SinkDef,
+    baseDir: string,
+  ) {
+    this.f = new TruncatingFile(path.resolve(baseDir, def.options.path ?? `${def.name}.ndjson`));
+  }
+
+  open(progress: unknown): void {
+    this.f.open(progress === null ? null : (progress as { bytes: number }).bytes);
+  }
+
+  write(row: Row): void {
+    this.rowsOut++;
+    this.f.append(this.def.json(row) + '\n');
+  }
+
+  async commit(): Promise<unknown> {
+    return { bytes: this.f.sync() };
+  }
+
+  async close(): Promise<void> {
+    this.f.sync();
+    this.f.close();
+  }
+}
+
+export class ParquetSink implements RunningSink {
+  rowsOut = 0;
+  private rows: Row[] = [];
+  private part = 0;
+  private readonly dir: string;
+
+  constructor(
+    readonly def: SinkDef,
+    baseDir: string,
+  ) {
+    this.dir = path.resolve(baseDir, def.options.path ?? def.name);
+  }
+
+  open(progress: unknown): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.part = progress === null ? 0 : (progress as { part: number }).part;
+    for (const f of fs.readdirSync(this.dir)) {
+      const m = /^part-(\d+)\.parquet(\.tmp)?$/.exec(f);
+      if (m && (m[2] !== undefined || Number(m[1]) >= this.part)) fs.rmSync(path.join(this.dir, f));
+    }
+  }
+
+  write(row: Row): void {
+    this.rowsOut++;
+    this.rows.push(row);
+  }
+
+  async commit(): Promise<unknown> {
+    if (this.rows.length > 0) {
+      const name = `part-${String(this.part).padStart(5, '0')}.parquet`;
+      const buf = new Uint8Array(parquetWriteBuffer({ columnData: this.columnData() }));
+      const tmp = path.join(this.dir, name + '.tmp');
+      const fd = fs.openSync(tmp, 'w');
+      fs.writeSync(fd, buf);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fs.renameSync(tmp, path.join(this.dir, name));
+      fsyncDir(this.dir);
+      this.part++;
+      this.rows = [];
+    }
+    return { part: this.part };
+  }
+
+  private columnData(): { name: string; data: unknown[]; type: any; nullable: boolean }[] {
+    return this.def.columns.map((c, i) => {
+      const col = this.rows.map((r) => r[i] ?? null);
+      switch (c.kind) {
+        case 'boolean':
+          return { name: c.name, data: col, type: 'BOOLEAN', nullable: c.nullable };
+        case 'int':
+          return { name: c.name, data: col, type: 'INT32', nullable: c.nullable };
+        case 'bigint':
+          return { name: c.name, data: col.map((v) => (v === null ? null : BigInt(v as number))), type: 'INT64', nullable: c.nullable };
+        case 'float':
+          return { name: c.name, data: col, type: 'FLOAT', nullable: c.nullable };
+        case 'double':
+          return { name: c.name, data: col, type: 'DOUBLE', nullable: c.nullable };
+        case 'timestamp':
+          return { name: c.name, data: col.map((v) => (v === null ? null : new Date(v as number))), type: 'TIMESTAMP', nullable: c.nullable };
+        case 'decimal':
+          // Exact text: no lossless DECIMAL writer path is exposed by the library for all precisions.
+          return { name: c.name, data: col.map((v) => (v === null ? null : formatDecimal(v as number, c.scale ?? 0))), type: 'STRING', nullable: c.nullable };
+        case 'string':
+          return { name: c.name, data: col, type: 'STRING', nullable: c.nullable };
+        default:
+          return { name: c.name, data: col.map((v) => (v === null ? null : JSON.stringify(v))), type: 'JSON', nullable: c.nullable };
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.commit();
+  }
+}
+
+export class StdoutSink implements RunningSink {
+  rowsOut = 0;
+  private readonly table: boolean;
+  private widths: number[] = [];
+  private buf: string[] = [];
+  private headerDone = false;
+
+  constructor(
+    readonly def: SinkDef,
+    private readonly write_: (text: string) => void,
+  ) {
+    this.table = (def.options.format ?? 'table') === 'table';
+    this.widths = def.columns.map((c) => Math.max(c.name.length, displayWidth(c)));
+  }
+
+  open(_progress: unknown): void {}
+
+  write(row: Row): void {
+    this.rowsOut++;
+    if (!this.table) {
+      this.buf.push(this.def.json(row) + '\n');
+    } else {
+      if (!this.headerDone) {
+        this.headerDone = true;
+        const sep = '+' + this.widths.map((w) => '-'.repeat(w + 2)).join('+') + '+\n';
+        this.buf.push(sep, '| ' + this.def.columns.map((c, i) => c.name.padEnd(this.widths[i]!)).join(' | ') + ' |\n', sep);
+      }
+      const cells = this.def.cells(row);
+      this.buf.push('| ' + cells.map((c, i) => (this.def.columns[i]!.kind === 'string' ? c.padEnd(this.widths[i]!) : c.padStart(this.widths[i]!))).join(' | ') + ' |\n');
+    }
+    if (this.buf.length > 256) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buf.length) this.write_(this.buf.join(''));
+    this.buf = [];
+  }
+
+  async commit(): Promise<unknown> {
+    this.flush();
+    return null;
+  }
+
+  async close(): Promise<void> {
+    this.flush();
+  }
+}
+
+function displayWidth(c: ColumnDef): number {
+  switch (c.kind) {
+    case 'timestamp':
+      return 23;
+    case 'decimal':
+      return Math.min(20, (c.precision ?? 10) + 2);
+    case 'bigint':
+      return 8;
+    case 'int':
+      return 6;
+    case 'string':
+      return 10;
+    default:
+      return 6;
+  }
+}

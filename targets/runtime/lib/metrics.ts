@@ -1,0 +1,82 @@
+// Counters of a running pipeline, the Prometheus text exposition of them, and the HTTP
+// server for `/metrics` and `/health` (bound to 127.0.0.1 only).
+import * as http from 'node:http';
+
+export interface Metrics {
+  pipeline: string;
+  startedAt: number;
+  recordsIn: Map<string, number>;
+  deadLetters: Map<string, number>;
+  watermarks: Map<string, number>;
+  late: Map<string, number>;
+  recordsOut: () => Map<string, number>;
+  stateSize: () => Map<string, number>;
+  checkpoints: number;
+  lastCheckpointAt: number | null;
+  lastCheckpointMs: number;
+  lastCheckpointBytes: number;
+}
+
+const esc = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+export function prometheusText(m: Metrics, now: number): string {
+  const out: string[] = [];
+  const family = (name: string, type: string, help: string, rows: [string, number][]): void => {
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, v] of rows) out.push(`${name}${labels} ${Number.isFinite(v) ? v : v > 0 ? '+Inf' : '-Inf'}`);
+  };
+  const lbl = (k: string, v: string): string => `{pipeline="${esc(m.pipeline)}",${k}="${esc(v)}"}`;
+  const p = `{pipeline="${esc(m.pipeline)}"}`;
+  family('pipec_records_in_total', 'counter', 'Records read per source.', [...m.recordsIn].map(([s, v]) => [lbl('source', s), v]));
+  family('pipec_records_out_total', 'counter', 'Rows written per sink.', [...m.recordsOut()].map(([s, v]) => [lbl('sink', s), v]));
+  family('pipec_dead_letters_total', 'counter', 'Records sent to the dead-letter sink per source.', [...m.deadLetters].map(([s, v]) => [lbl('source', s), v]));
+  family('pipec_late_events_total', 'counter', 'Events later than the allowed lateness per window operator.', [...m.late].map(([s, v]) => [lbl('operator', s), v]));
+  family('pipec_watermark_lag_seconds', 'gauge', 'Processing time minus the source watermark.', [...m.watermarks].filter(([, w]) => Number.isFinite(w)).map(([s, w]) => [lbl('source', s), (now - w) / 1000]));
+  family('pipec_watermark_ms', 'gauge', 'Source watermark in epoch milliseconds.', [...m.watermarks].map(([s, w]) => [lbl('source', s), w]));
+  family('pipec_state_entries', 'gauge', 'State entries held per operator (groups x panes, sessions, join rows).', [...m.stateSize()].map(([s, v]) => [lbl('operator', s), v]));
+  family('pipec_checkpoints_total', 'counter', 'Checkpoints completed.', [[p, m.checkpoints]]);
+  family('pipec_checkpoint_duration_seconds', 'gauge', 'Duration of the last checkpoint.', [[p, m.lastCheckpointMs / 1000]]);
+  family('pipec_checkpoint_size_bytes', 'gauge', 'Size of the last checkpoint.', [[p, m.lastCheckpointBytes]]);
+  return out.join('\n') + '\n';
+}
+
+export function startMetricsServer(m: Metrics, port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(prometheusText(m, Date.now()));
+    } else if (req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', pipeline: m.pipeline, uptimeSeconds: (Date.now() - m.startedAt) / 1000 }));
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** One status line for a TTY: throughput, watermarks, open windows, late/dead counts, last checkpoint. */
+export function statusLine(m: Metrics, prevIn: number, prevOut: number, dtMs: number, now: number): { text: string; totalIn: number; totalOut: number } {
+  let totalIn = 0;
+  for (const v of m.recordsIn.values()) totalIn += v;
+  let totalOut = 0;
+  for (const v of m.recordsOut().values()) totalOut += v;
+  let state = 0;
+  for (const v of m.stateSize().values()) state += v;
+  let late = 0;
+  for (const v of m.late.values()) late += v;
+  let dead = 0;
+  for (const v of m.deadLetters.values()) dead += v;
+  const rate = (d: number): string => {
+    const r = (d * 1000) / Math.max(1, dtMs);
+    return r >= 1e6 ? (r / 1e6).toFixed(1) + 'M' : r >= 1e3 ? (r / 1e3).toFixed(1) + 'k' : r.toFixed(0);
+  };
+  const wms = [...m.watermarks].map(([s, w]) => `${s} ${Number.isFinite(w) ? new Date(w).toISOString().slice(0, 19).replace('T', ' ') : w > 0 ? 'end' : '-'}`).join(', ');
+  const ck = m.lastCheckpointAt === null ? 'none' : `${Math.round((now - m.lastCheckpointAt) / 1000)}s ago`;
+  const text = `in ${rate(totalIn - prevIn)}/s  out ${rate(totalOut - prevOut)}/s  wm [${wms}]  open ${state}  late ${late}  dead ${dead}  ckpt ${ck}`;
+  return { text, totalIn, totalOut };
+}

@@ -1,0 +1,45 @@
+// The shape of a generated pipeline module, as the runner consumes it.
+import type { Row, StatefulOp } from './ops/types.ts';
+import type { SourceDef } from './io/source-types.ts';
+import type { RunningSink, SinkDef } from './io/sinks.ts';
+import type { WindowAggConfig, WindowAggOp } from './ops/window-agg.ts';
+import type { SessionAggConfig, SessionAggOp } from './ops/session-agg.ts';
+import type { GroupAggConfig, GroupAggOp } from './ops/group-agg.ts';
+import type { IntervalJoinConfig, IntervalJoinOp } from './ops/interval-join.ts';
+
+export interface GraphNode {
+  id: string;
+  inputs: string[];
+  /** Set for scans: the source id. */
+  source?: string;
+  /** Set for stateful operators. */
+  node?: StatefulOp;
+}
+
+export interface Instance {
+  /** Per source id: where its decoded rows go. */
+  emit: Record<string, (row: Row) => void>;
+  /** Operators in topological order (for watermark propagation). */
+  graph: GraphNode[];
+  /** Per window operator id with `ON LATE TO`: routes a late row to its sink(s). */
+  late: Record<string, (row: Row, lateByMs: number) => void>;
+}
+
+export interface Builders {
+  sink(id: string): RunningSink;
+  windowAgg(cfg: Omit<WindowAggConfig, never>): WindowAggOp;
+  sessionAgg(cfg: SessionAggConfig): SessionAggOp;
+  groupAgg(cfg: Omit<GroupAggConfig, 'now'>): GroupAggOp;
+  intervalJoin(cfg: IntervalJoinConfig): IntervalJoinOp;
+}
+
+export interface PipelineDef {
+  name: string;
+  /** Hash of the plan: a checkpoint of another plan is not resumed. */
+  fingerprint: string;
+  checkpointIntervalMs: number;
+  options: Record<string, string>;
+  sources: SourceDef[];
+  sinks: SinkDef[];
+  instantiate(b: Builders): Instance;
+}

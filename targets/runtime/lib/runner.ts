@@ -1,0 +1,340 @@
+// Runs a generated pipeline: wires sources, operators and sinks, moves watermarks through
+// the operator graph, takes checkpoints, serves metrics, shows a status line, and stops
+// cleanly on end of input (exit 0), on SIGINT/SIGTERM or on an abort signal (flush +
+// checkpoint first).
+import * as path from 'node:path';
+import type { Server } from 'node:http';
+import type { Row, StatefulOp } from './ops/types.ts';
+import { WindowAggOp } from './ops/window-agg.ts';
+import { SessionAggOp } from './ops/session-agg.ts';
+import { GroupAggOp } from './ops/group-agg.ts';
+import { IntervalJoinOp } from './ops/interval-join.ts';
+import { SourceClock, type PartitionClock } from './watermarks.ts';
+import { FileSource } from './io/file-source.ts';
+import { DatagenSource } from './io/datagen-source.ts';
+import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
+import { FileNdjsonSink, ParquetSink, StdoutSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
+import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
+import { encodeState, decodeState } from './codec.ts';
+import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
+import type { Builders, GraphNode, Instance, PipelineDef } from './pipeline-types.ts';
+
+export interface RunOptions {
+  baseDir: string;
+  checkpointDir?: string;
+  metricsPort?: number;
+  status?: 'tty' | 'none';
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  /** Where stdout sinks write (tests capture it); defaults to process.stdout. */
+  stdout?: (text: string) => void;
+  /** Where messages and the status line go; defaults to process.stderr. */
+  stderr?: (text: string) => void;
+  /** Install SIGINT/SIGTERM handlers (default true). */
+  handleSignals?: boolean;
+}
+
+const BATCH = 512;
+
+interface SourceRt {
+  id: string;
+  src: RunningSource;
+  clock: SourceClock;
+  parts: PartitionClock[];
+  emit: (row: Row) => void;
+}
+
+export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
+  const err = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const out = opts.stdout ?? ((t: string) => void process.stdout.write(t));
+  const now = (): number => Date.now();
+
+  // ---------------------------------------------------------------- metrics
+  const sinks = new Map<string, RunningSink>();
+  const ops: StatefulOp[] = [];
+  const metrics: Metrics = {
+    pipeline: def.name,
+    startedAt: now(),
+    recordsIn: new Map(def.sources.map((s) => [s.name, 0])),
+    deadLetters: new Map(def.sources.map((s) => [s.name, 0])),
+    watermarks: new Map(def.sources.filter((s) => s.timeIndex >= 0).map((s) => [s.name, Number.NEGATIVE_INFINITY])),
+    late: new Map(),
+    recordsOut: () => new Map([...sinks.values()].map((s) => [s.def.name, s.rowsOut])),
+    stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    checkpoints: 0,
+    lastCheckpointAt: null,
+    lastCheckpointMs: 0,
+    lastCheckpointBytes: 0,
+  };
+
+  // ---------------------------------------------------------------- sinks and operators
+  for (const s of def.sinks) {
+    switch (s.connector) {
+      case 'stdout':
+        sinks.set(s.id, new StdoutSink(s, out));
+        break;
+      case 'file':
+        sinks.set(s.id, (s.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(s, opts.baseDir) : new FileNdjsonSink(s, opts.baseDir));
+        break;
+      default:
+        err(`pipec: sink '${s.name}': connector '${s.connector}' is not available in this runtime build\n`);
+        return { exitCode: 2 };
+    }
+  }
+  let instance!: Instance;
+  const opCtx = {
+    late: (opId: string, row: Row, lateBy: number) => {
+      metrics.late.set(opId, (metrics.late.get(opId) ?? 0) + 1);
+      instance.late[opId]?.(row, lateBy);
+    },
+    now,
+  };
+  const builders: Builders = {
+    sink: (id) => sinks.get(id)!,
+    windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
+    sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
+    groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
+    intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
+  };
+  function track<T extends StatefulOp>(op: T): T {
+    ops.push(op);
+    metrics.late.set(op.id, 0);
+    return op;
+  }
+  instance = def.instantiate(builders);
+  for (const op of ops) if (!(op instanceof WindowAggOp || op instanceof SessionAggOp)) metrics.late.delete(op.id);
+
+  // ---------------------------------------------------------------- dead letters
+  const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? `${def.name}.dead-letters.ndjson`);
+  const deadFile = new TruncatingFile(dlPath);
+  let deadOpened = false;
+  let deadProgress: number | null = null;
+  const openDead = (): void => {
+    if (!deadOpened) {
+      deadFile.open(deadProgress);
+      deadOpened = true;
+    }
+  };
+
+  // ---------------------------------------------------------------- sources
+  const srcs: SourceRt[] = [];
+  const bySourceId = new Map<string, SourceRt>();
+  let wmDirty = false;
+  for (const sdef of def.sources) {
+    const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
+    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance.emit[sdef.id]! };
+    const ti = sdef.timeIndex;
+    const name = sdef.name;
+    const sink: SourceSink = {
+      row: (p, row) => {
+        metrics.recordsIn.set(name, metrics.recordsIn.get(name)! + 1);
+        if (ti >= 0) {
+          const ts = row[ti];
+          if (ts === null) {
+            sink.dead(coordsOf(rt, p), `watermark column ${sdef.columns[ti]!.name} is NULL`, JSON.stringify(row));
+            return;
+          }
+          rt.emit(row);
+          if (clock.observe(rt.parts[p]!, ts as number, now())) propagate();
+        } else rt.emit(row);
+      },
+      dead: (coords: Coordinates, reason: string, raw: string) => {
+        metrics.deadLetters.set(name, metrics.deadLetters.get(name)! + 1);
+        openDead();
+        deadFile.append(JSON.stringify({ source: name, ...coords, reason, record: raw }) + '\n');
+      },
+      partitionAdded: (id) => {
+        rt.parts.push(clock.partition(id, now()));
+        return rt.parts.length - 1;
+      },
+      partitionDone: (p) => {
+        if (clock.finish(rt.parts[p]!, now())) wmDirty = true;
+      },
+    };
+    switch (sdef.connector) {
+      case 'file':
+        rt.src = new FileSource(sdef, opts.baseDir, sink);
+        break;
+      case 'datagen':
+        rt.src = new DatagenSource(sdef, sink);
+        break;
+      default:
+        err(`pipec: source '${sdef.name}': connector '${sdef.connector}' is not available in this runtime build\n`);
+        return { exitCode: 2 };
+    }
+    srcs.push(rt);
+    bySourceId.set(sdef.id, rt);
+  }
+  function coordsOf(rt: SourceRt, p: number): Coordinates {
+    const pos = rt.src.position() as Record<string, { line?: number; offset?: number }> | { next: number };
+    const part = rt.parts[p]!.id;
+    const x = (pos as Record<string, { line?: number; offset?: number }>)[part];
+    return x?.line !== undefined ? { file: part, line: x.line } : { partition: part, offset: x?.offset ?? (pos as { next: number }).next ?? 0 };
+  }
+
+  // ---------------------------------------------------------------- watermark propagation
+  const graph: GraphNode[] = instance.graph;
+  const outWm = new Map<string, number>();
+  const srcWm = (id: string): number => {
+    const s = bySourceId.get(id)!;
+    return s.src.def.timeIndex >= 0 ? s.clock.wm : s.clock.allDone ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  };
+  function propagate(): void {
+    wmDirty = false;
+    for (const g of graph) {
+      let w: number;
+      if (g.source !== undefined) w = srcWm(g.source);
+      else {
+        w = Number.POSITIVE_INFINITY;
+        for (const i of g.inputs) {
+          const x = outWm.get(i) ?? Number.NEGATIVE_INFINITY;
+          if (x < w) w = x;
+        }
+      }
+      if (g.node !== undefined && w > (outWm.get(g.id) ?? Number.NEGATIVE_INFINITY)) g.node.advance(w);
+      outWm.set(g.id, w);
+    }
+  }
+
+  // ---------------------------------------------------------------- checkpoints
+  const ckDir = opts.checkpointDir ? path.resolve(opts.baseDir, opts.checkpointDir) : null;
+  let ckSeq = 0;
+  const resumed = ckDir ? readCheckpoint(ckDir) : null;
+  if (resumed) {
+    if (resumed.fingerprint !== def.fingerprint) {
+      err(`pipec: the checkpoint in ${ckDir} was taken by a different version of pipeline '${def.name}'; remove it to start over\n`);
+      return { exitCode: 2 };
+    }
+    if (resumed.finished) {
+      err(`pipec: pipeline '${def.name}' already ran to the end of its input (checkpoint in ${ckDir})\n`);
+      return { exitCode: 0 };
+    }
+    ckSeq = resumed.seq;
+    const t = now();
+    for (const s of srcs) {
+      const st = resumed.sources[s.id];
+      if (!st) continue;
+      s.src.seek(decodeState(st.position));
+      s.clock.restore(decodeState(st.clock), t);
+      metrics.recordsIn.set(s.src.def.name, st.records);
+      metrics.deadLetters.set(s.src.def.name, st.dead);
+    }
+    for (const op of ops) if (resumed.operators[op.id] !== undefined) op.restore(decodeState(resumed.operators[op.id]));
+    for (const [id, n] of Object.entries(resumed.late)) metrics.late.set(id, n);
+    deadProgress = (resumed.deadLetters as { bytes: number } | null)?.bytes ?? null;
+    if (deadProgress !== null) openDead();
+    // Operators restored their own watermarks; start propagation from them.
+    for (const g of graph) if (g.source !== undefined) outWm.set(g.id, srcWm(g.source));
+  }
+  for (const [id, s] of sinks) s.open(resumed ? (resumed.sinks[id] ?? null) : null);
+
+  async function checkpoint(finished: boolean): Promise<void> {
+    const t0 = performance.now();
+    const sinkProgress: Record<string, unknown> = {};
+    for (const [id, s] of sinks) sinkProgress[id] = await s.commit();
+    const doc: CheckpointDoc = {
+      version: 1,
+      pipeline: def.name,
+      fingerprint: def.fingerprint,
+      seq: ++ckSeq,
+      finished,
+      sources: Object.fromEntries(
+        srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: metrics.recordsIn.get(s.src.def.name)!, dead: metrics.deadLetters.get(s.src.def.name)! }]),
+      ),
+      operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
+      sinks: sinkProgress,
+      deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
+      late: Object.fromEntries(metrics.late),
+    };
+    if (ckDir) {
+      metrics.lastCheckpointBytes = writeCheckpoint(ckDir, doc);
+      metrics.checkpoints++;
+      metrics.lastCheckpointAt = now();
+      metrics.lastCheckpointMs = performance.now() - t0;
+    }
+  }
+
+  // ---------------------------------------------------------------- run loop
+  let server: Server | null = null;
+  if (opts.metricsPort !== undefined) {
+    try {
+      server = await startMetricsServer(metrics, opts.metricsPort);
+    } catch (e) {
+      err(`pipec: cannot serve metrics on 127.0.0.1:${opts.metricsPort}: ${(e as Error).message}\n`);
+      return { exitCode: 2 };
+    }
+  }
+  let stopping = false;
+  const onSignal = (): void => {
+    stopping = true;
+  };
+  const handleSignals = opts.handleSignals ?? true;
+  if (handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  opts.signal?.addEventListener('abort', onSignal);
+  if (opts.signal?.aborted) stopping = true;
+
+  const showStatus = opts.status === 'tty';
+  let lastStatus = now();
+  let prevIn = 0;
+  let prevOut = 0;
+  let lastCk = now();
+  let lastTick = 0;
+  let exitCode = 0;
+  try {
+    propagate();
+    for (;;) {
+      if (stopping) break;
+      let produced = 0;
+      for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
+      const t = now();
+      if (t - lastTick >= 50) {
+        lastTick = t;
+        for (const s of srcs) if (s.clock.tick(t)) wmDirty = true;
+        for (const op of ops) op.tick?.(t);
+      }
+      if (wmDirty) propagate();
+      for (const s of srcs) if (metrics.watermarks.has(s.src.def.name)) metrics.watermarks.set(s.src.def.name, s.clock.wm);
+      if (srcs.every((s) => s.src.finished)) break;
+      if (ckDir && t - lastCk >= def.checkpointIntervalMs) {
+        await checkpoint(false);
+        lastCk = now();
+      }
+      if (showStatus && t - lastStatus >= 1000) {
+        const st = statusLine(metrics, prevIn, prevOut, t - lastStatus, t);
+        prevIn = st.totalIn;
+        prevOut = st.totalOut;
+        lastStatus = t;
+        err('\r\x1b[K' + st.text);
+      }
+      if (produced === 0) await new Promise((r) => setTimeout(r, 20));
+      else if (produced < BATCH) await new Promise((r) => setImmediate(r));
+    }
+    const ended = !stopping;
+    if (ended) {
+      // End of input: the watermark moves to the end of time; every window closes.
+      for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
+      propagate();
+    }
+    await checkpoint(ended);
+    if (showStatus) err('\r\x1b[K' + statusLine(metrics, prevIn, prevOut, 1000, now()).text + '\n');
+  } catch (e) {
+    err(`pipec: pipeline '${def.name}' failed: ${(e as Error).stack ?? String(e)}\n`);
+    exitCode = 1;
+  } finally {
+    for (const s of sinks.values()) await s.close();
+    for (const s of srcs) await s.src.close();
+    if (deadOpened) deadFile.close();
+    if (handleSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    opts.signal?.removeEventListener('abort', onSignal);
+    if (server) await new Promise((r) => server!.close(r));
+  }
+  return { exitCode };
+}
+
+export { prometheusText };

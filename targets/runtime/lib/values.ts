@@ -1,0 +1,349 @@
+// Internal value representation and the LANGUAGE.md "Values" conversions (read and write).
+// BIGINT and DECIMAL are "hybrid integers": a JS number while |v| <= 2^53, a BigInt beyond;
+// a DECIMAL(p, s) is such an integer scaled by 10^s, so sums of money stay exact and fast.
+
+/** Returned by readers when a raw value does not match its declared type. */
+export const BAD: unique symbol = Symbol('bad-value');
+export type Bad = typeof BAD;
+
+export type Int64 = number | bigint;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+/** Canonical form: a number when safe, else a BigInt (so `===` compares equal values). */
+export function norm64(v: bigint): Int64 {
+  return v <= MAX_SAFE && v >= MIN_SAFE ? Number(v) : v;
+}
+
+export function add64(a: Int64, b: Int64): Int64 {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
+  }
+  return norm64(BigInt(a) + BigInt(b));
+}
+
+export function sub64(a: Int64, b: Int64): Int64 {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a - b;
+    if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
+  }
+  return norm64(BigInt(a) - BigInt(b));
+}
+
+export function mul64(a: Int64, b: Int64): Int64 {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a * b;
+    if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
+  }
+  return norm64(BigInt(a) * BigInt(b));
+}
+
+export function cmp64(a: Int64, b: Int64): number {
+  // Mixed number/BigInt comparisons are exact in JS.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const POW10: bigint[] = [];
+for (let i = 0, p = 1n; i <= 76; i++, p *= 10n) POW10.push(p);
+export const pow10n = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
+
+/** Integer division rounding half away from zero (SQL DECIMAL rounding). */
+export function divRound(n: bigint, d: bigint): bigint {
+  if (d === 0n) throw new RangeError('division by zero');
+  const neg = n < 0n !== d < 0n;
+  const an = n < 0n ? -n : n;
+  const ad = d < 0n ? -d : d;
+  let q = an / ad;
+  if ((an % ad) * 2n >= ad) q += 1n;
+  return neg ? -q : q;
+}
+
+/** Changes the scale of a scaled decimal integer (rounds half away from zero when reducing). */
+export function rescale(v: Int64, from: number, to: number): Int64 {
+  if (from === to) return v;
+  if (to > from) return mul64(v, typeof v === 'number' && to - from <= 15 ? 10 ** (to - from) : pow10n(to - from));
+  return norm64(divRound(BigInt(v), pow10n(from - to)));
+}
+
+const DEC_RE = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+
+/** Parses a decimal text or number into a scaled integer; BAD when it has too many digits. */
+export function readDecimal(raw: unknown, precision: number, scale: number): Int64 | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  let text: string;
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return BAD;
+    if (Number.isInteger(raw) && Math.abs(raw) * 10 ** scale <= Number.MAX_SAFE_INTEGER) {
+      return fitsPrecision(raw * 10 ** scale, precision) ? raw * 10 ** scale : BAD;
+    }
+    text = String(raw);
+  } else if (typeof raw === 'string') text = raw;
+  else if (typeof raw === 'bigint') text = raw.toString();
+  else return BAD;
+  const m = DEC_RE.exec(text);
+  if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) return BAD;
+  let intPart = m[2] ?? '';
+  let frac = m[3] ?? '';
+  const exp = m[4] ? Number(m[4]) : 0;
+  if (exp > 0) {
+    const moved = frac.slice(0, exp).padEnd(exp, '0');
+    intPart += moved;
+    frac = frac.slice(exp);
+  } else if (exp < 0) {
+    const k = -exp;
+    const padded = intPart.padStart(k, '0');
+    frac = padded.slice(padded.length - k) + frac;
+    intPart = padded.slice(0, padded.length - k);
+  }
+  let digits = (intPart || '0') + frac.slice(0, scale).padEnd(scale, '0');
+  let v = BigInt(digits);
+  const rest = frac.slice(scale);
+  if (rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
+  if (m[1] === '-') v = -v;
+  const r = norm64(v);
+  return fitsPrecision(r, precision) ? r : BAD;
+}
+
+function fitsPrecision(v: Int64, precision: number): boolean {
+  if (precision >= 38) return true;
+  if (typeof v === 'number' && precision >= 16) return true;
+  const a = typeof v === 'number' ? Math.abs(v) : v < 0n ? -v : v;
+  return typeof a === 'number' ? a < 10 ** precision : a < pow10n(precision);
+}
+
+/** A scaled decimal as text with exactly `scale` digits after the point. */
+export function formatDecimal(v: Int64, scale: number): string {
+  if (scale === 0) return String(v);
+  let neg = false;
+  let s: string;
+  if (typeof v === 'number') {
+    neg = v < 0;
+    s = String(neg ? -v : v);
+  } else {
+    neg = v < 0n;
+    s = (neg ? -v : v).toString();
+  }
+  if (s.length <= scale) s = s.padStart(scale + 1, '0');
+  const out = s.slice(0, s.length - scale) + '.' + s.slice(s.length - scale);
+  return neg ? '-' + out : out;
+}
+
+export function decimalToNumber(v: Int64, scale: number): number {
+  return Number(v) / 10 ** scale;
+}
+
+export function numberToDecimal(x: number, scale: number): Int64 {
+  return readDecimal(x.toFixed(Math.min(scale, 100)), 38, scale) as Int64;
+}
+
+/** Division of scaled decimals: a (scale sa) / b (scale sb) to scale sr, rounded. */
+export function divDecimal(a: Int64, sa: number, b: Int64, sb: number, sr: number): Int64 | null {
+  if (b === 0 || b === 0n) return null;
+  // a/10^sa / (b/10^sb) * 10^sr = a * 10^(sr + sb - sa) / b
+  const k = sr + sb - sa;
+  const n = k >= 0 ? BigInt(a) * pow10n(k) : BigInt(a);
+  const d = k >= 0 ? BigInt(b) : BigInt(b) * pow10n(-k);
+  return norm64(divRound(n, d));
+}
+
+export function mulDecimal(a: Int64, sa: number, b: Int64, sb: number, sr: number): Int64 {
+  return rescale(mul64(a, b), sa + sb, sr);
+}
+
+// ------------------------------------------------------------------ integers
+
+export function readInt(raw: unknown): number | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  const v = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647) return v;
+  if (typeof v === 'bigint' && v >= -2147483648n && v <= 2147483647n) return Number(v);
+  return BAD;
+}
+
+const I64_MAX = (1n << 63n) - 1n;
+const I64_MIN = -(1n << 63n);
+const INT_RE = /^\s*[+-]?\d+\s*$/;
+
+export function readBigint(raw: unknown): Int64 | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BAD;
+  if (typeof raw === 'bigint') return raw >= I64_MIN && raw <= I64_MAX ? norm64(raw) : BAD;
+  if (typeof raw === 'string' && INT_RE.test(raw)) {
+    const b = BigInt(raw.trim());
+    return b >= I64_MIN && b <= I64_MAX ? norm64(b) : BAD;
+  }
+  return BAD;
+}
+
+export function readDouble(raw: unknown): number | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'number') return raw;
+  if (typeof raw === 'bigint') return Number(raw);
+  if (typeof raw === 'string' && raw.trim() !== '') {
+    const v = Number(raw);
+    if (!Number.isNaN(v) || raw.trim() === 'NaN') return v;
+  }
+  return BAD;
+}
+
+export function readFloat(raw: unknown): number | null | Bad {
+  const v = readDouble(raw);
+  return typeof v === 'number' ? Math.fround(v) : v;
+}
+
+export function readBoolean(raw: unknown): boolean | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'boolean') return raw;
+  if (raw === 'true' || raw === 'TRUE') return true;
+  if (raw === 'false' || raw === 'FALSE') return false;
+  return BAD;
+}
+
+export function readString(raw: unknown): string | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'string') return raw;
+  return BAD;
+}
+
+/** Strings read from CSV: every cell is text, an empty cell is NULL. */
+export function readCsvString(raw: unknown): string | null | Bad {
+  if (raw === '' || raw === null || raw === undefined) return null;
+  return typeof raw === 'string' ? raw : BAD;
+}
+
+export function readJson(raw: unknown): unknown {
+  return raw === undefined ? null : raw;
+}
+
+export function readBytes(raw: unknown): string | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'string') return raw;
+  if (raw instanceof Uint8Array) return Buffer.from(raw).toString('base64');
+  return BAD;
+}
+
+// ------------------------------------------------------------------ time
+
+const TS_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Epoch milliseconds from an ISO-8601 / 'YYYY-MM-DD HH:MM:SS[.fff]' (UTC) text or epoch-ms number. */
+export function readTimestamp(raw: unknown): number | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'number') return Number.isFinite(raw) ? Math.trunc(raw) : BAD;
+  if (typeof raw === 'bigint') return Number(raw);
+  if (raw instanceof Date) return raw.getTime();
+  if (typeof raw !== 'string') return BAD;
+  const m = TS_RE.exec(raw);
+  if (!m) return BAD;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  const h = m[4] ? +m[4] : 0;
+  const mi = m[5] ? +m[5] : 0;
+  const s = m[6] ? +m[6] : 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return BAD;
+  const ms = m[7] ? Math.trunc(Number((m[7] + '00').slice(0, 3))) : 0;
+  let t = Date.UTC(+m[1]!, mo - 1, d, h, mi, s, ms);
+  const z = m[8];
+  if (z && z !== 'Z') {
+    const sign = z[0] === '-' ? -1 : 1;
+    const digits = z.slice(1).replace(':', '');
+    t -= sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60000;
+  }
+  return Number.isNaN(t) ? BAD : t;
+}
+
+export function readDate(raw: unknown): number | null | Bad {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'number') return Math.trunc(raw);
+  if (raw instanceof Date) return Math.floor(raw.getTime() / 86400000);
+  if (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+    const t = Date.parse(raw + 'T00:00:00Z');
+    return Number.isNaN(t) ? BAD : t / 86400000;
+  }
+  return BAD;
+}
+
+const p2 = (n: number): string => (n < 10 ? '0' + n : String(n));
+const p3 = (n: number): string => (n < 10 ? '00' + n : n < 100 ? '0' + n : String(n));
+
+// Formatting the same day over and over is the common case in a window stream: cache it.
+let cachedDay = NaN;
+let cachedDayText = '';
+
+/** TIMESTAMP(p) output: 'YYYY-MM-DD HH:MM:SS.fff' in UTC. */
+export function formatTimestamp(ms: number): string {
+  const day = Math.floor(ms / 86400000);
+  if (day !== cachedDay) {
+    const d = new Date(day * 86400000);
+    const y = d.getUTCFullYear();
+    cachedDayText = (y >= 0 && y < 10000 ? String(y).padStart(4, '0') : String(y)) + '-' + p2(d.getUTCMonth() + 1) + '-' + p2(d.getUTCDate()) + ' ';
+    cachedDay = day;
+  }
+  let r = ms - day * 86400000;
+  const h = Math.floor(r / 3600000);
+  r -= h * 3600000;
+  const mi = Math.floor(r / 60000);
+  r -= mi * 60000;
+  const s = Math.floor(r / 1000);
+  return cachedDayText + p2(h) + ':' + p2(mi) + ':' + p2(s) + '.' + p3(r - s * 1000);
+}
+
+/** TIMESTAMP_LTZ output: ISO-8601 with `Z`. */
+export function formatTimestampLtz(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function formatDate(days: number): string {
+  return new Date(days * 86400000).toISOString().slice(0, 10);
+}
+
+/** BIGINT output: a number within 2^53, a string beyond. */
+export function jsonInt64(v: Int64): string {
+  return typeof v === 'number' ? String(v) : '"' + v.toString() + '"';
+}
+
+export function jsonDouble(v: number): string {
+  return Number.isFinite(v) ? String(v) : '"' + String(v) + '"';
+}
+
+/** JSON text of an arbitrary nested value (ARRAY/MAP/ROW), BigInts as strings. */
+export function jsonAny(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+/** BIGINT division truncating toward zero; NULL on division by zero. */
+export function div64(a: Int64, b: Int64): Int64 | null {
+  if (b === 0 || b === 0n) return null;
+  if (typeof a === 'number' && typeof b === 'number') return Math.trunc(a / b);
+  return norm64(BigInt(a) / BigInt(b));
+}
+
+export function mod64(a: Int64, b: Int64): Int64 | null {
+  if (b === 0 || b === 0n) return null;
+  if (typeof a === 'number' && typeof b === 'number') return a % b;
+  return norm64(BigInt(a) % BigInt(b));
+}
+
+/** A CAST that cannot parse its input yields NULL. */
+export function orNull<T>(v: T | Bad): T | null {
+  return v === BAD ? null : v;
+}
+
+export function numOrNull(v: Int64 | null): number | null {
+  return v === null ? null : Number(v);
+}
+
+/** A group key of several columns as one Map key; length prefixes keep it unambiguous. */
+export function compositeKey(...vs: unknown[]): string {
+  let k = '';
+  for (const v of vs) {
+    if (v === null) k += '~';
+    else {
+      const s = String(v);
+      k += s.length + ':' + s;
+    }
+  }
+  return k;
+}

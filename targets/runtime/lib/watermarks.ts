@@ -1,0 +1,110 @@
+// Event time of one source: bounded-out-of-orderness watermark per partition, the source
+// watermark as the minimum over partitions that are neither idle nor finished, and the
+// all-idle rule of LANGUAGE.md (advance with processing time minus the delay).
+
+export interface PartitionClock {
+  id: string;
+  /** Highest event time seen; -Infinity before the first record. */
+  maxTs: number;
+  /** Processing time of the last record (or of the partition's start). */
+  lastSeen: number;
+  idle: boolean;
+  done: boolean;
+}
+
+export class SourceClock {
+  readonly parts = new Map<string, PartitionClock>();
+  wm = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly delayMs: number,
+    readonly idleTimeoutMs: number | null,
+  ) {}
+
+  partition(id: string, now: number): PartitionClock {
+    let p = this.parts.get(id);
+    if (p === undefined) {
+      p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false };
+      this.parts.set(id, p);
+    }
+    return p;
+  }
+
+  /** Records an event time; returns true when the source watermark moved. */
+  observe(p: PartitionClock, ts: number, now: number): boolean {
+    p.lastSeen = now;
+    if (p.idle) {
+      p.idle = false;
+      // A partition coming back from idle may not move the watermark backwards.
+      if (ts > p.maxTs) p.maxTs = ts;
+      return this.recompute(now);
+    }
+    if (ts <= p.maxTs) return false;
+    const held = p.maxTs - this.delayMs <= this.wm;
+    p.maxTs = ts;
+    return held ? this.recompute(now) : false;
+  }
+
+  finish(p: PartitionClock, now: number): boolean {
+    p.done = true;
+    return this.recompute(now);
+  }
+
+  /** Processing-time check of idleness; returns true when the watermark moved. */
+  tick(now: number): boolean {
+    if (this.idleTimeoutMs === null) return false;
+    let changed = false;
+    for (const p of this.parts.values()) {
+      if (!p.done && !p.idle && now - p.lastSeen >= this.idleTimeoutMs) {
+        p.idle = true;
+        changed = true;
+      }
+    }
+    return this.recompute(now) || changed;
+  }
+
+  get allDone(): boolean {
+    if (this.parts.size === 0) return false;
+    for (const p of this.parts.values()) if (!p.done) return false;
+    return true;
+  }
+
+  recompute(now: number): boolean {
+    let min = Number.POSITIVE_INFINITY;
+    let active = 0;
+    let idle = 0;
+    for (const p of this.parts.values()) {
+      if (p.done) continue;
+      if (p.idle) {
+        idle++;
+        continue;
+      }
+      active++;
+      const w = p.maxTs - this.delayMs;
+      if (w < min) min = w;
+    }
+    let next: number;
+    if (active > 0) next = min;
+    else if (idle > 0) next = now - this.delayMs;
+    else next = this.parts.size > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    if (next > this.wm) {
+      this.wm = next;
+      return true;
+    }
+    return false;
+  }
+
+  snapshot(): unknown {
+    return { wm: this.wm, parts: [...this.parts.values()].map((p) => [p.id, p.maxTs, p.done]) };
+  }
+
+  restore(s: unknown, now: number): void {
+    const st = s as { wm: number; parts: [string, number, boolean][] };
+    this.wm = st.wm;
+    for (const [id, maxTs, done] of st.parts) {
+      const p = this.partition(id, now);
+      p.maxTs = maxTs;
+      p.done = done;
+    }
+  }
+}

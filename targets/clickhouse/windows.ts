@@ -33,8 +33,9 @@ export function stateColumns(op: AggOp, input: Rel): { name: string; type: strin
   return cols;
 }
 
-function timeTypeOf(op: AggOp, input: Rel): SqlType | null {
-  return op.op === 'window_agg' ? (input.types.get(op.windowTimeColumn) ?? T.timestamp(3)) : null;
+/** argMin/argMax order by `__t`, the event time cast to non-null DateTime64(3) (NULL times have no window). */
+function timeTypeOf(op: AggOp, _input: Rel): SqlType | null {
+  return op.op === 'window_agg' ? T.timestamp(3, false) : null;
 }
 
 /** ORDER BY key of the state table: group keys and window bounds identify one aggregate row. */

@@ -1,6 +1,6 @@
 // Prints expressions, identifiers, literals and types in canonical `.pipe.sql` form, with the
 // fewest parentheses that keep the tree: parse(print(e)) has the same shape as e.
-import type { Expr, Ident, IntervalLit, TimeUnit } from '../ast.ts';
+import type { BinaryOp, Expr, Ident, IntervalLit, TimeUnit } from '../ast.ts';
 import { formatSqlType, type SqlType } from '../../types/sql-type.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { RESERVED_WORDS } from '../../../grammar/lexer.ts';
@@ -36,32 +36,36 @@ const MUL = 6;
 const UNARY = 7;
 const ATOM = 8;
 
+function binaryLevel(op: BinaryOp): number {
+  switch (op) {
+    case 'or':
+      return OR;
+    case 'and':
+      return AND;
+    case '=':
+    case '<>':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return PRED;
+    case '+':
+    case '-':
+    case '||':
+      return ADD;
+    case '*':
+    case '/':
+    case '%':
+      return MUL;
+    default:
+      return assertNever(op);
+  }
+}
+
 function level(e: Expr): number {
   switch (e.kind) {
     case 'binary':
-      switch (e.op) {
-        case 'or':
-          return OR;
-        case 'and':
-          return AND;
-        case '=':
-        case '<>':
-        case '<':
-        case '<=':
-        case '>':
-        case '>=':
-          return PRED;
-        case '+':
-        case '-':
-        case '||':
-          return ADD;
-        case '*':
-        case '/':
-        case '%':
-          return MUL;
-        default:
-          return assertNever(e.op);
-      }
+      return binaryLevel(e.op);
     case 'unary':
       return e.op === 'not' ? NOT : UNARY;
     case 'is_null':

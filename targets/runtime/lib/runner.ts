@@ -282,6 +282,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let prevOut = 0;
   let lastCk = now();
   let lastTick = 0;
+  let lastFlush = now();
   let exitCode = 0;
   try {
     propagate();
@@ -308,6 +309,11 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         prevOut = st.totalOut;
         lastStatus = t;
         err('\r\x1b[K' + st.text);
+      }
+      if (produced === 0 || t - lastFlush >= 200) {
+        lastFlush = t;
+        for (const s of sinks.values()) s.flush();
+        if (deadOpened) deadFile.flush();
       }
       if (produced === 0) await new Promise((r) => setTimeout(r, 20));
       else if (produced < BATCH) await new Promise((r) => setImmediate(r));

@@ -26,6 +26,8 @@ export interface RunningSink {
   readonly def: SinkDef;
   rowsOut: number;
   write(row: Row): void;
+  /** Hands buffered rows to the OS (not durable): keeps a streaming run's output current. */
+  flush(): void;
   /** Makes everything written so far durable; returns the progress a checkpoint records. */
   commit(): Promise<unknown>;
   /** Called once before any write; `progress` is null on a fresh start. */
@@ -118,6 +120,10 @@ export class FileNdjsonSink implements RunningSink {
     this.f.append(this.def.json(row) + '\n');
   }
 
+  flush(): void {
+    this.f.flush();
+  }
+
   async commit(): Promise<unknown> {
     return { bytes: this.f.sync() };
   }
@@ -154,6 +160,8 @@ export class ParquetSink implements RunningSink {
     this.rowsOut++;
     this.rows.push(row);
   }
+
+  flush(): void {}
 
   async commit(): Promise<unknown> {
     if (this.rows.length > 0) {
@@ -237,7 +245,7 @@ export class StdoutSink implements RunningSink {
     if (this.buf.length > 256) this.flush();
   }
 
-  private flush(): void {
+  flush(): void {
     if (this.buf.length) this.write_(this.buf.join(''));
     this.buf = [];
   }

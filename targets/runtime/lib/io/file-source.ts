@@ -190,9 +190,10 @@ class CsvReader implements PartReader {
   done = false;
   offset = 0;
   line = 0;
-  private it: AsyncIterator<{ record: Record<string, string>; info: { lines: number; raw?: string } }> | null = null;
+  private it: AsyncIterator<{ record: string[]; info: { lines: number; raw?: string } }> | null = null;
   private parser: Parser | null = null;
   private skipped: { line: number; message: string; raw: string }[] = [];
+  private header: string[] = [];
 
   constructor(
     readonly file: string,
@@ -204,7 +205,8 @@ class CsvReader implements PartReader {
   ) {}
 
   private start(): void {
-    this.parser = csvParse({ columns: true, info: true, raw: true, skip_empty_lines: true, skip_records_with_error: true, bom: true });
+    // Arrays, not objects: a row with the wrong number of fields is reported in input order.
+    this.parser = csvParse({ info: true, raw: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, bom: true });
     this.parser.on('skip', (e: Error & { lines?: number; raw?: string }) => this.skipped.push({ line: e.lines ?? 0, message: e.message, raw: e.raw ?? '' }));
     createReadStream(this.file).pipe(this.parser);
     this.it = this.parser[Symbol.asyncIterator]();
@@ -213,12 +215,19 @@ class CsvReader implements PartReader {
   async read(budget: number): Promise<number> {
     if (this.it === null) {
       this.start();
+      const first = await this.it!.next();
+      if (first.done) {
+        this.done = true;
+        return 0;
+      }
+      this.header = first.value.record as unknown as string[];
       // Resume: skip the records a checkpoint says were consumed (CSV has no safe byte seek
       // because quoted fields may span lines).
       for (let i = 0; i < this.offset; i++) if ((await this.it!.next()).done) break;
     }
     let n = 0;
     const decode = this.def.decode!;
+    const header = this.header;
     while (n < budget) {
       const r = await this.it!.next();
       this.flushSkipped();
@@ -229,8 +238,16 @@ class CsvReader implements PartReader {
       n++;
       this.offset++;
       this.line = r.value.info.lines;
-      const row = decode(r.value.record, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, (r.value.info.raw ?? '').replace(/\r?\n$/, ''));
+      const cells = r.value.record as unknown as string[];
+      const raw = (r.value.info.raw ?? '').replace(/\r?\n$/, '');
+      if (cells.length !== header.length) {
+        this.out.dead({ file: this.rel, line: this.line }, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
+        continue;
+      }
+      const obj: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) obj[header[i]!] = cells[i]!;
+      const row = decode(obj, this.err);
+      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, raw);
       else this.out.row(this.p, row);
     }
     return n;

@@ -73,7 +73,10 @@ function reportAjvError(env: YamlEnv, _data: unknown, e: ErrorObject, ctx: Front
   const segs = pointerSegments(e.instancePath);
   const where = describePlace(segs);
   const at = locate(env, env.doc.contents, segs);
-  const valueSpan = (): Span => (at.node && at.node.range ? nodeSpan(env, at.node) : at.pair ? nodeSpan(env, at.pair.key) : nodeSpan(env, env.doc.contents));
+  // An empty value (`topic:`) has a zero-width node after the colon; point at its key instead.
+  const empty = at.node && isScalar(at.node) && at.node.value === null && at.node.range && at.node.range[0] === at.node.range[1];
+  const valueSpan = (): Span =>
+    at.node && at.node.range && !empty ? nodeSpan(env, at.node) : at.pair ? nodeSpan(env, at.pair.key) : nodeSpan(env, env.doc.contents);
   const keySpan = (): Span => (at.pair ? nodeSpan(env, at.pair.key) : valueSpan());
   const parent = (e.parentSchema ?? {}) as JsonSchema;
   switch (e.keyword) {

@@ -95,7 +95,7 @@ export async function loadPostgresTable(req: PostgresTableRequest, diags: Diagno
   const shownDsn = redactDsn(req.dsn);
   let client: pg.Client;
   try {
-    client = new pg.Client({ connectionString: req.dsn, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    client = new pg.Client({ ...connectionConfig(req.dsn), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   } catch (e) {
     diags.report('postgres-unreachable', req.span, { dsn: shownDsn, reason: reason(e) });
     return null;
@@ -175,6 +175,36 @@ function baseType(
   }
   if (typname === 'numeric' && typmod < 4) diags.report('postgres-numeric-unbounded', req.span, { column });
   return m(typmod, nullable);
+}
+
+/** libpq keyword names → pg's config fields (pg itself only parses the URL form). */
+const KEYWORDS: Readonly<Record<string, keyof pg.ClientConfig>> = {
+  host: 'host',
+  hostaddr: 'host',
+  port: 'port',
+  user: 'user',
+  password: 'password',
+  dbname: 'database',
+  application_name: 'application_name',
+};
+
+/**
+ * A DSN is a URL (`postgres://user:pw@host:5432/db`) or libpq's `key=value` form
+ * (`host=db port=5432 dbname=shop user=pipec password='a b'`); both are what psql accepts.
+ */
+export function connectionConfig(dsn: string): pg.ClientConfig {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(dsn.trim())) return { connectionString: dsn };
+  const config: Record<string, unknown> = {};
+  const re = /\s*([a-z_]+)\s*=\s*('((?:[^'\\]|\\.)*)'|[^\s']*)/gy;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(dsn)) !== null && m[0] !== '') {
+    const value = m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[2]!;
+    const key = KEYWORDS[m[1]!];
+    if (key === 'port') config.port = Number(value);
+    else if (key) config[key] = value;
+    else if (m[1] === 'sslmode') config.ssl = value === 'disable' ? false : value === 'require' ? { rejectUnauthorized: false } : value !== 'prefer' && value !== 'allow';
+  }
+  return config as pg.ClientConfig;
 }
 
 function reason(e: unknown): string {

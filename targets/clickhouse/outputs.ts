@@ -4,8 +4,8 @@ import type { IrSink, IrView } from '../../src/plan/ir.ts';
 import { AGGREGATES } from './aggregates.ts';
 import { addStmt, ensureDatabase, selectFrom, type EmitContext, type Rel } from './model.ts';
 import { ident, qualified, splitTableName } from './sql-text.ts';
-import { chBaseType, chType, lostNullability } from './types.ts';
-import { mergeSelect, stateColumns, stateKey } from './windows.ts';
+import { chType, lostNullability } from './types.ts';
+import { mergeSelect, nullableKeySetting, stateColumns, stateKey } from './windows.ts';
 
 export function emitView(ctx: EmitContext, view: IrView): void {
   const rel = ctx.rels.get(view.operator);
@@ -35,12 +35,7 @@ function storedTable(
   const name = qualified(db, table);
   const mv = qualified(db, `${table}__mv`);
   const cols = [...rel.cols.keys()];
-  const keySet = new Set(upsertKey ?? []);
-  const defs = cols.map((n) => {
-    const t = rel.types.get(n)!;
-    // Sorting key columns cannot be Nullable.
-    return `    ${ident(n)} ${keySet.has(n) ? chBaseType(t) : chType(t)}`;
-  });
+  const defs = cols.map((n) => `    ${ident(n)} ${chType(rel.types.get(n)!)}`);
   let engine = 'MergeTree';
   const extra: [string, string][] = [];
   if (rel.changelog) {
@@ -53,7 +48,7 @@ function storedTable(
   let order = orderBy;
   if (engine !== 'MergeTree' && upsertKey?.length) order = withKey(ctx, sink, order, upsertKey);
   const comments = [`${label}: ${engine.replace(/\(.*/, '')}${rel.changelog ? ' keeping the latest version per key' : ''}`];
-  addStmt(ctx, 'pipeline', comments, `CREATE TABLE IF NOT EXISTS ${name}\n(\n${defs.join(',\n')}\n)\nENGINE = ${engine}\n${tableTail(order, partitionBy, ttl, cols)}`, `DROP TABLE IF EXISTS ${name}`);
+  addStmt(ctx, 'pipeline', comments, `CREATE TABLE IF NOT EXISTS ${name}\n(\n${defs.join(',\n')}\n)\nENGINE = ${engine}\n${tableTail(order, partitionBy, ttl, cols)}${nullableKeySetting(order.map((c) => rel.types.get(c)).filter((t) => t !== undefined))}`, `DROP TABLE IF EXISTS ${name}`);
   addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${name}\nAS ${selectFrom(rel, extra)}`, `DROP VIEW IF EXISTS ${mv}`);
   return engine;
 }
@@ -103,7 +98,7 @@ export function emitSink(ctx: EmitContext, sink: IrSink): void {
     ctx,
     'pipeline',
     [`${label}: AggregatingMergeTree of partial aggregates; query ${db}.${table}__read for the sink's rows`],
-    `CREATE TABLE IF NOT EXISTS ${name}\n(\n${cols.map((c) => `    ${ident(c.name)} ${c.type}`).join(',\n')}\n)\nENGINE = AggregatingMergeTree\n${tableTail(order, ch.partitionBy, ch.ttl, cols.map((c) => c.name))}`,
+    `CREATE TABLE IF NOT EXISTS ${name}\n(\n${cols.map((c) => `    ${ident(c.name)} ${c.type}`).join(',\n')}\n)\nENGINE = AggregatingMergeTree\n${tableTail(order, ch.partitionBy, ch.ttl, cols.map((c) => c.name))}${nullableKeySetting(agg.op.groupKeys.map((k) => k.expr.type))}`,
     `DROP TABLE IF EXISTS ${name}`,
   );
   // Partial states are copied as inserted: the sink table merges them under its own key and TTL.

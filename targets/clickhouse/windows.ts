@@ -8,7 +8,7 @@ import { compileExpr } from './functions.ts';
 import { addStmt, fmtMs, type EmitContext, type Rel } from './model.ts';
 import { watermarkMs } from './sources.ts';
 import { ident, qualified, str } from './sql-text.ts';
-import { chType, TIME_ZONE } from './types.ts';
+import { allowsNullable, chType, TIME_ZONE } from './types.ts';
 
 export type AggOp = WindowAggOp | GroupAggOp;
 
@@ -133,7 +133,9 @@ export function mergeSelect(ctx: EmitContext, op: AggOp, stateTable: string, inp
   if (op.op === 'window_agg' && op.emit === 'on_window_close') {
     const wm = watermarkMs(ctx, input.sources);
     // Flink fires a window when the watermark reaches window_end - 1 ms; lateness delays that.
-    if (wm) where = `\nWHERE toUnixTimestamp64Milli(${ident(`__g${kw + 1}`)}) + ${op.allowedLatenessMs - 1} <= ${wm}`;
+    const adj = op.allowedLatenessMs - 1;
+    const shift = adj < 0 ? ` - ${-adj}` : adj > 0 ? ` + ${adj}` : '';
+    if (wm) where = `\nWHERE toUnixTimestamp64Milli(${ident(`__g${kw + 1}`)})${shift} <= ${wm}`;
   }
   const groupBy = keys.length ? ` GROUP BY ${keys.map(ident).join(', ')}` : '';
   return `SELECT ${outer.join(', ')}\nFROM (SELECT ${inner.join(', ')} FROM ${stateTable}${groupBy})${where}`;
@@ -149,7 +151,7 @@ export function emitAggregate(ctx: EmitContext, op: AggOp, input: Rel, owner: st
     ctx,
     'pipeline',
     [`${owner}: ${what}, partial aggregates keyed by ${stateKey(op).join(', ') || '()'} (merged when read)`],
-    `CREATE TABLE IF NOT EXISTS ${state}\n(\n${stateColumns(op, input).map((c) => `    ${ident(c.name)} ${c.type}`).join(',\n')}\n)\nENGINE = AggregatingMergeTree\nORDER BY ${orderTuple(stateKey(op))}`,
+    `CREATE TABLE IF NOT EXISTS ${state}\n(\n${stateColumns(op, input).map((c) => `    ${ident(c.name)} ${c.type}`).join(',\n')}\n)\nENGINE = AggregatingMergeTree\nORDER BY ${orderTuple(stateKey(op))}${nullableKeySetting(op.groupKeys.map((k) => k.expr.type))}`,
     `DROP TABLE IF EXISTS ${state}`,
   );
   addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${state}\nAS ${stateSelect(ctx, op, input)}`, `DROP VIEW IF EXISTS ${mv}`);
@@ -166,6 +168,11 @@ export function emitAggregate(ctx: EmitContext, op: AggOp, input: Rel, owner: st
     sources: input.sources,
     agg: { op, stateTable: state, input },
   };
+}
+
+/** SQL allows a NULL group key; ClickHouse needs allow_nullable_key for a Nullable sorting key. */
+export function nullableKeySetting(keyTypes: SqlType[]): string {
+  return keyTypes.some((t) => t.nullable && allowsNullable(t)) ? '\nSETTINGS allow_nullable_key = 1' : '';
 }
 
 export function orderTuple(cols: string[]): string {

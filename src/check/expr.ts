@@ -144,7 +144,8 @@ export function typeExpr(e: Expr, env: ExprEnv): IrExpr | null {
         bag.report('invalid-cast', e.span, { from: fmt(x.type), to: fmt(e.type) });
         return null;
       }
-      return { kind: 'cast', operand: x, type: withNullable(e.type, x.type.nullable || e.type.nullable) };
+      // The target type as parsed is nullable by default; the result is null exactly when the operand is.
+      return { kind: 'cast', operand: x, type: withNullable(e.type, x.type.nullable) };
     }
     case 'call':
       if (isAggregateName(e.name.name)) {

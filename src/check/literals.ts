@@ -75,9 +75,18 @@ export function coerce(e: IrExpr, target: SqlType): IrExpr {
   if (e.kind === 'lit' && e.value === null) return { kind: 'lit', value: null, type: withNullable(target, true) };
   if (e.kind === 'lit' && typeof e.value !== 'boolean' && e.value !== null) {
     const fromInt = e.type.kind === 'int' || e.type.kind === 'bigint';
-    if (fromInt && t.kind === 'decimal') return { kind: 'lit', value: String(e.value), type: t };
+    if ((fromInt || e.type.kind === 'decimal') && t.kind === 'decimal' && fitsDecimal(String(e.value), t.precision, t.scale)) return { kind: 'lit', value: String(e.value), type: t };
     if (fromInt && t.kind === 'bigint') return { kind: 'lit', value: e.value, type: t };
     if ((fromInt || e.type.kind === 'decimal') && (t.kind === 'double' || t.kind === 'float')) return { kind: 'lit', value: Number(e.value), type: t };
   }
   return { kind: 'cast', operand: e, type: t };
+}
+
+/** Whether an exact decimal string is representable in DECIMAL(p, s) without rounding. */
+function fitsDecimal(v: string, p: number, s: number): boolean {
+  const m = /^-?(\d*)(?:\.(\d*))?$/.exec(v);
+  if (!m) return false;
+  const intDigits = m[1]!.replace(/^0+/, '').length;
+  const frac = (m[2] ?? '').replace(/0+$/, '').length;
+  return frac <= s && intDigits <= p - s;
 }

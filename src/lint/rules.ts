@@ -2,6 +2,7 @@
 // rules/, its code in src/diagnostics/codes/lint.ts, one line here.
 import type { LintRule } from './rule.ts';
 import { cdcHeartbeat } from './rules/cdc-heartbeat.ts';
+import { constantFalseFilter } from './rules/constant-filter.ts';
 import { clickhouseDedup } from './rules/clickhouse-dedup.ts';
 import { distinctState } from './rules/distinct-state.ts';
 import { groupKeyMessageKey, hotPartition } from './rules/group-keys.ts';
@@ -20,6 +21,7 @@ export const LINT_RULES: readonly LintRule[] = [
   registryCompatibility,
   // operators
   windowLateUnspecified,
+  constantFalseFilter,
   unboundedState,
   distinctState,
   groupKeyMessageKey,

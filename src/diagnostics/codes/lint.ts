@@ -86,8 +86,8 @@ setting under which a checkpoint means the data is in Kafka.`,
     title: 'at-least-once delivery into a ClickHouse table that cannot deduplicate',
     message: (p) =>
       `ClickHouse sink '${p.sink}' is fed at least once from ${p.sources}, but ${p.table} is an append-only MergeTree: rows replayed after a restart are stored twice`,
-    help: () =>
-      "give the sink a key (an upsert stream is written to a ReplacingMergeTree), or set non_replicated_deduplication_window = '1000' on the sink so the runtime's insert deduplication tokens take effect",
+    help: (p) =>
+      `give the rows a key (EMIT CHANGES makes the sink an upsert stream, written to a ReplacingMergeTree), or write '-- pipec:allow clickhouse-duplicates-on-replay' above sink '${p.sink}' if duplicates are acceptable`,
     explain: `After a crash the runtime restarts from its last checkpoint and replays the source records
 that followed it: Kafka offsets, CDC positions and files are re-read. Rows that reached
 ClickHouse between the checkpoint and the crash are inserted again.
@@ -95,7 +95,11 @@ ClickHouse between the checkpoint and the crash are inserted again.
 The runtime sends each insert with a deduplication token derived from the source positions it
 covers, but a plain (non-replicated) MergeTree ignores the token unless the table sets
 \`non_replicated_deduplication_window\`. A ReplacingMergeTree (what pipec creates for upsert
-streams) collapses the duplicates by key instead.`,
+and CDC streams) collapses the duplicates by key instead: a window aggregate with EMIT CHANGES
+is keyed by its group key and window_start, so a replayed window replaces itself.
+
+When occasional duplicates after a crash are acceptable (approximate dashboards), silence the
+warning on that sink with a \`-- pipec:allow clickhouse-duplicates-on-replay\` comment.`,
   }),
 
   'iceberg-small-files': def<{ sink: string; interval: string; partitions: string; filesPerDay: string }>({

@@ -8,8 +8,11 @@ const GLOB = /[*?[{]/;
 /** How the source is split into partitions, in words, or null when it has only one. */
 export function multiPartitionReason(s: IrSource): string | null {
   switch (s.connector) {
-    case 'kafka':
+    case 'kafka': {
+      // A topic declared with one partition has a single watermark.
+      if (s.options['partitions']?.value.trim() === '1') return null;
       return `a Kafka topic${s.options['topic'] ? ` ('${s.options['topic'].value}')` : ''}, one watermark per partition`;
+    }
     case 'file': {
       const path = s.options['path']?.value ?? '';
       return GLOB.test(path) ? `several files (path '${path}' is a glob)` : null;

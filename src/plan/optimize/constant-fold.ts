@@ -1,14 +1,20 @@
 // Optimizer pass: constant folding. Evaluates literal-only expressions (exact DECIMAL via
 // ./fold-values.ts), simplifies boolean identities (`x AND TRUE` → x, `x OR TRUE` → TRUE),
-// CASE/COALESCE with literal branches, and removes filters whose condition folds to TRUE.
+// CASE/COALESCE with literal branches, NULL through strict functions (`x = NULL` is NULL), and removes filters whose condition folds to TRUE.
 // Every replacement keeps the original expression's type, so no output schema changes.
-import type { IrExpr, IrOperator, PlanDoc } from '../ir.ts';
+import type { IrExpr, IrFn, IrOperator, PlanDoc } from '../ir.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { mapExpr, retype } from './expr.ts';
 import { evalCall, evalCast } from './fold-values.ts';
 import { rewire } from './plan-edit.ts';
 
 type Lit = Extract<IrExpr, { kind: 'lit' }>;
+
+/** Functions whose result is NULL as soon as one argument is NULL. */
+const STRICT = new Set<IrFn>([
+  'add', 'sub', 'mul', 'div', 'mod', 'neg', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'not', 'like', 'not_like',
+  'concat', 'lower', 'upper', 'substring', 'trim', 'ltrim', 'rtrim', 'char_length', 'floor_to', 'ceil_to', 'extract', 'timestampadd',
+]);
 
 const isLit = (e: IrExpr): e is Lit => e.kind === 'lit';
 const isBoolLit = (e: IrExpr, v: boolean | null): boolean => e.kind === 'lit' && e.value === v;
@@ -65,6 +71,8 @@ function foldCall(e: Extract<IrExpr, { kind: 'call' }>): IrExpr {
     if (kept.length === 1) return retype(kept[0]!, e.type);
     return kept.length === e.args.length ? e : { ...e, args: kept };
   }
+  // NULL in any argument of a strict function makes the result NULL whatever the other arguments.
+  if (STRICT.has(e.fn) && e.args.some((a) => a.kind === 'lit' && a.value === null)) return lit(null, e);
   if (!e.args.every(isLit)) return e;
   const v = evalCall(e.fn, e.args, e.type);
   return v === undefined ? e : lit(v, e);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import * as F from '../../fixtures/plans/index.ts';
-import { DAY, HOUR, PlanBuilder, T, agg, column } from '../../fixtures/plans/builder.ts';
+import { DAY, E, HOUR, PlanBuilder, T, agg, column } from '../../fixtures/plans/builder.ts';
 import { lint, only } from './helpers.ts';
 
 test('window-late-unspecified: at the window operator, naming its view', () => {
@@ -131,4 +131,29 @@ test('hot-partition-group-key: a hint above the limit is quiet', () => {
   const plan = F.groupAggTtl();
   plan.sources[0]!.columns.find((c) => c.name === 'region')!.cardinalityHint = 200;
   assert.equal(only(plan, 'hot-partition-group-key').length, 0);
+});
+
+function filtered(pred: (c: (n: string) => import('../../../src/plan/ir.ts').IrExpr) => import('../../../src/plan/ir.ts').IrExpr) {
+  const b = new PlanBuilder('f');
+  b.source({ name: 'ev', connector: 'kafka', columns: [column('status', T.string())], messageKey: ['status'], options: { topic: 'ev', partitions: '1' } });
+  const f = b.filter(b.scan('ev'), pred, 'where');
+  b.view('v', f);
+  return b.build();
+}
+
+test('filter-always-false: `status = NULL` can never be true', () => {
+  // A comparison with NULL is NULL for every row, whatever the column holds.
+  const plan = filtered((c) => E.cmp('eq', c('status'), E.nul(T.string())));
+  const [d] = only(plan, 'filter-always-false');
+  assert.equal(d!.message, "the condition status = NULL in view 'v' is always false or NULL after constant folding: nothing flows past it");
+  assert.deepEqual(d!.span, plan.operators[1]!.span);
+  const isNull = filtered((c) => E.call('is_null', [c('status')], T.boolean(false)));
+  assert.equal(only(isNull, 'filter-always-false').length, 0);
+});
+
+test('filter-always-false: x AND 1 > 2 folds to FALSE; x AND 1 < 2 is fine', () => {
+  const never = filtered((c) => E.and(E.cmp('eq', c('status'), E.str('ok')), E.cmp('gt', E.int(1), E.int(2))));
+  assert.equal(only(never, 'filter-always-false').length, 1);
+  const fine = filtered((c) => E.and(E.cmp('eq', c('status'), E.str('ok')), E.cmp('lt', E.int(1), E.int(2))));
+  assert.equal(only(fine, 'filter-always-false').length, 0);
 });

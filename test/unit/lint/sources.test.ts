@@ -80,3 +80,11 @@ test('registry-compatibility-weak: only for registry: schemas', () => {
   plan.sources[0]!.schemaRef = 'file:schemas/events.avsc';
   assert.equal(only(plan, 'registry-compatibility-weak').length, 0);
 });
+
+test('watermark-without-idle-timeout: a Kafka topic declared with one partition is quiet', () => {
+  const plan = F.iotHop();
+  plan.sources[0]!.options['partitions'] = opt('1');
+  assert.equal(only(plan, 'watermark-without-idle-timeout').length, 0);
+  plan.sources[0]!.options['partitions'] = opt('6');
+  assert.equal(only(plan, 'watermark-without-idle-timeout').length, 1);
+});

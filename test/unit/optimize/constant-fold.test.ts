@@ -54,6 +54,12 @@ test('DOUBLE arithmetic folds as binary floating point', () => {
 test('NULL propagates through arithmetic and comparison', () => {
   assert.deepEqual(foldExpr(call('add', [E.int(1), E.nul(T.int())], T.int())), E.lit(null, T.int()));
   assert.deepEqual(foldExpr(E.cmp('eq', E.nul(T.int()), E.int(1))), E.lit(null, T.boolean(true)));
+  // Whatever a column holds, comparing it with NULL or adding NULL gives NULL.
+  assert.deepEqual(foldExpr(E.cmp('eq', E.col('s', T.string()), E.nul(T.string()))), E.lit(null, T.boolean(true)));
+  assert.deepEqual(foldExpr(call('add', [E.col('n', T.int()), E.nul(T.int())], T.int())), E.lit(null, T.int()));
+  // IS NULL and COALESCE are not strict.
+  const isNull = call('is_null', [E.col('s', T.string())], T.boolean(false));
+  assert.deepEqual(foldExpr(isNull), isNull);
 });
 
 test('comparisons across numeric types and of strings', () => {

@@ -27,7 +27,7 @@ export const yamlCodes = {
     message: (p) => `unknown key '${p.key}' in ${p.where}${didYouMean(p.suggestion)}`,
     help: (p) => (p.allowed.length ? `allowed keys here: ${p.allowed.join(', ')}` : null),
     explain:
-      'The key is not part of the `.pipe.yaml` format at this place. In `sources`, `views`, `sinks`, `catalogs` and at the top level, any key with a plain value (string, number, boolean) is a `WITH` option and is checked later against the connector; keys with a mapping or list value must be one of the structural keys (`columns`, `watermark`, `primary_key`, `fields`, `on_late`, ...). Closed mappings such as `watermark`, a column, or a compaction action accept only their own keys. Example: `watermrk: { column: ts, delay: 5s }` → `watermark: { column: ts, delay: 5s }`.',
+      'The key is not part of the `.pipe.yaml` format at this place. In `sources`, `views`, `sinks`, `catalogs`, `options` and datagen `fields`, any key with a plain value (string, number, boolean) is a `WITH` option and is checked later against the connector; keys with a mapping or list value must be one of the structural keys (`columns`, `watermark`, `primary_key`, `fields`, `on_late`, ...). Closed mappings such as `watermark`, a column, or a compaction action accept only their own keys. Example: `watermrk: { column: ts, delay: 5s }` → `watermark: { column: ts, delay: 5s }`.',
   }),
   'yaml-missing-key': def<{ key: string; where: string }>({
     severity: 'error',
@@ -103,11 +103,11 @@ export const yamlCodes = {
   }),
   'yaml-options-without-pipeline': def<{ key: string }>({
     severity: 'error',
-    title: 'pipeline option without a pipeline name',
-    message: (p) => `pipeline option '${p.key}' needs a 'pipeline: <name>' key at the top level`,
+    title: 'pipeline options without a pipeline name',
+    message: (p) => `pipeline options (such as '${p.key}') need a 'pipeline: <name>' key at the top level`,
     help: () => 'add `pipeline: <name>` at the top of the file',
     explain:
-      'Top-level keys other than `pipeline`, `catalogs`, `sources`, `views`, `sinks` and `compaction_policies` are options of the pipeline, the YAML spelling of `PIPELINE name WITH (...)`. As in SQL, options come with a pipeline name.',
+      'The top-level `options:` mapping holds the options of the pipeline, the YAML spelling of `PIPELINE name WITH (...)`. As in SQL, options come with a pipeline name: add `pipeline: <name>`. Without options the name is optional and defaults to the file name.',
   }),
   'yaml-dotted-field-option': def<{ key: string; column: string; option: string }>({
     severity: 'error',

@@ -36,7 +36,11 @@ export function formatYaml(file: PipeFile): string {
   const pipeline = file.statements.find((s) => s.kind === 'pipeline');
   if (pipeline) {
     add(root, 'pipeline', str(formatIdentYaml(pipeline.name)));
-    for (const o of pipeline.options) add(root, o.key, optionScalar(o.value));
+    if (pipeline.options.length > 0) {
+      const options = new YAMLMap();
+      addOptions(options, pipeline.options);
+      add(root, 'options', options);
+    }
   }
   const allows = suppressionsByStatement(file);
   for (const kind of SECTION_ORDER) {

@@ -1,11 +1,12 @@
 // The top level of a `.pipe.yaml` document → the statements of a PipeFile, in document order:
-// `pipeline` (+ top-level options), then each entry of each section where it is written.
+// `pipeline` (with its `options`), then each entry of each section where it is written.
 import { isMap, visit, type Pair } from 'yaml';
 import type { Ident, OptionEntry, PipeFile, PipelineStmt, Statement, Suppression } from '../ast.ts';
 import { identOf, optionOf, type Builder } from './build-context.ts';
 import { buildSource } from './build-source.ts';
 import { buildCatalog, buildCompaction, buildSink, buildView } from './build-statements.ts';
-import { deref, keyText, pairSpan, pairsOf } from './yaml-nodes.ts';
+import { joinSpans } from '../../diagnostics/span.ts';
+import { deref, keyText, nodeSpan, pairSpan, pairsOf } from './yaml-nodes.ts';
 
 type SectionBuilder = (b: Builder, pair: Pair<unknown, unknown>, name: Ident, place: string[]) => Statement | null;
 
@@ -22,6 +23,7 @@ export function buildPipeFile(b: Builder): PipeFile {
   const statements: Statement[] = [];
   const pipelineOptions: OptionEntry[] = [];
   let pipeline: PipelineStmt | null = null;
+  let optionsKey: Pair<unknown, unknown> | null = null;
   const root = deref(env, env.doc.contents);
   for (const pair of isMap(root) ? pairsOf(env, root) : []) {
     const key = keyText(pair);
@@ -33,22 +35,29 @@ export function buildPipeFile(b: Builder): PipeFile {
       }
       continue;
     }
-    const section = key === null ? undefined : SECTIONS[key];
-    if (section) {
-      for (const entry of pairsOf(env, pair.value)) {
-        const name = identOf(b, entry.key, section.what);
-        const entryKey = keyText(entry);
-        if (!name || entryKey === null) continue;
-        const stmt = section.build(b, entry, name, [key!, entryKey]);
-        if (stmt) statements.push(stmt);
+    if (key === 'options') {
+      optionsKey = pair;
+      for (const p of pairsOf(env, pair.value)) {
+        const o = optionOf(b, p, ['options']);
+        if (o) pipelineOptions.push(o);
       }
       continue;
     }
-    const o = optionOf(b, pair, []);
-    if (o) pipelineOptions.push(o);
+    const section = key === null ? undefined : SECTIONS[key];
+    if (!section) continue;
+    for (const entry of pairsOf(env, pair.value)) {
+      const name = identOf(b, entry.key, section.what);
+      const entryKey = keyText(entry);
+      if (!name || entryKey === null) continue;
+      const stmt = section.build(b, entry, name, [key!, entryKey]);
+      if (stmt) statements.push(stmt);
+    }
   }
-  if (!pipeline && pipelineOptions.length > 0) {
-    b.ctx.diagnostics.report('yaml-options-without-pipeline', pipelineOptions[0]!.keySpan, { key: pipelineOptions[0]!.key });
+  if (pipeline) {
+    // The statement covers its options too, wherever they are written.
+    if (optionsKey) pipeline.span = joinSpans(pipeline.span, pairSpan(env, optionsKey));
+  } else if (optionsKey && pipelineOptions.length > 0) {
+    b.ctx.diagnostics.report('yaml-options-without-pipeline', nodeSpan(env, optionsKey.key), { key: pipelineOptions[0]!.key });
   }
   return {
     file: env.file,

@@ -1,6 +1,6 @@
 // Checks a parsed `.pipe.yaml` document against grammar/pipe-yaml.schema.json with ajv and turns
 // each ajv error into a coded diagnostic at the YAML node (or key) it is about. Open mappings
-// (where any plain-valued key is a WITH option) get a "did you mean" pass of their own.
+// (sources, views, sinks, catalogs: any plain-valued key is a WITH option) get a "did you mean" pass of their own.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../../grammar/pipe-yaml.schema.json' with { type: 'json' };
 import type { Span } from '../../diagnostics/span.ts';
@@ -20,7 +20,6 @@ const keysOf = (s: JsonSchema | undefined): string[] => Object.keys(s?.propertie
 
 /** Structural keys of the mappings whose other keys are options; read from the schema itself. */
 export const STRUCTURAL_KEYS = {
-  top: keysOf(schema as JsonSchema),
   catalog: keysOf(defs.catalog),
   source: keysOf(defs.source),
   view: keysOf(defs.view),
@@ -177,7 +176,6 @@ function reportOpenMappingTypos(env: YamlEnv, data: unknown, ctx: FrontEndContex
       reported.push(`/${[...segs, key].map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
     }
   };
-  check(data, [], STRUCTURAL_KEYS.top);
   if (!isPlainObject(data)) return reported;
   const sections: [string, readonly string[]][] = [
     ['catalogs', STRUCTURAL_KEYS.catalog],

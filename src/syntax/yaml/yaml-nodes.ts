@@ -117,6 +117,7 @@ export function describePlace(segments: readonly string[]): string {
   if (segments.length === 0) return 'the top level';
   const [section, name, ...rest] = segments;
   const noun = SECTION_NOUN[section!];
+  if (section === 'options') return segments.length === 1 ? 'pipeline options' : `pipeline option '${segments.slice(1).join('.')}'`;
   if (!noun) return `'${segments.join('.')}'`;
   if (name === undefined) return `'${section}'`;
   const owner = `${noun} '${name}'`;

@@ -240,7 +240,8 @@ function finish(m: MappedSchema, kind: SchemaKind, description: string): LoadedS
 
 function readText(file: string): string | { error: string } {
   try {
-    return readFileSync(file, 'utf8');
+    // A byte-order mark is not JSON; editors on Windows still write one.
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { error: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((e as Error).message) };

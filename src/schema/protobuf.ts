@@ -136,6 +136,18 @@ function topLevelMessages(root: protobuf.Root): protobuf.Type[] {
   return out;
 }
 
+function allMessages(root: protobuf.Root): protobuf.Type[] {
+  const out: protobuf.Type[] = [];
+  const visit = (ns: protobuf.NamespaceBase): void => {
+    for (const n of ns.nestedArray) {
+      if (n instanceof protobuf.Type) out.push(n);
+      if (n instanceof protobuf.Namespace) visit(n);
+    }
+  };
+  visit(root);
+  return out;
+}
+
 function pickMessage(root: protobuf.Root, mainMessages: protobuf.Type[], fragment: string | null, origin: SchemaOrigin): protobuf.Type | null {
   const shortNames = mainMessages.map((t) => t.name);
   const display = (t: protobuf.Type): string =>
@@ -154,8 +166,13 @@ function pickMessage(root: protobuf.Root, mainMessages: protobuf.Type[], fragmen
   }
   const byShort = mainMessages.filter((t) => t.name === fragment);
   if (byShort.length === 1) return byShort[0]!;
-  const found = root.lookup(fragment.startsWith('.') ? fragment : `.${fragment}`);
-  if (found instanceof protobuf.Type) return found;
+  // Then by full name (`shop.v1.Click`), or a name relative to a package (`Click.Device`).
+  const wanted = fragment.replace(/^\./, '');
+  const matches = allMessages(root).filter((t) => {
+    const full = t.fullName.replace(/^\./, '');
+    return full === wanted || full.endsWith(`.${wanted}`);
+  });
+  if (matches.length === 1) return matches[0]!;
   const candidates = mainMessages.map(display);
   origin.diags.report('proto-message-not-found', origin.optionSpan, {
     path: origin.display,

@@ -104,3 +104,22 @@ test('a top-level type that is not a record cannot describe a source', async () 
   assert.deepEqual(codes(bag), ['schema-invalid']);
   assert.match(bag.items[0]!.message, /the top-level Avro type is array/);
 });
+
+test('a file starting with a byte-order mark still parses', async () => {
+  const { schema, bag } = await load(fixturesDir, 'file:avro/bom.avsc');
+  assert.deepEqual(codes(bag), []);
+  assert.deepEqual(columns(schema), ['id INT NOT NULL']);
+});
+
+test('a missing file names the path it looked at, resolved against the spec folder', async () => {
+  const { schema, bag } = await load(specsDir, 'file:schemas/nope.avsc');
+  assert.equal(schema, null);
+  assert.deepEqual(codes(bag), ['schema-file-unreadable']);
+  assert.equal(bag.items[0]!.message, `cannot read schema file '${specsDir}/schemas/nope.avsc': no such file`);
+  assert.deepEqual(bag.items[0]!.span, optionSpan);
+});
+
+test('an unknown extension and an unknown scheme are reference errors', async () => {
+  assert.deepEqual(codes((await load(specsDir, 'file:schemas/orders.xsd')).bag), ['schema-format-unknown']);
+  assert.deepEqual(codes((await load(specsDir, 'schemas/orders.avsc')).bag), ['schema-ref-invalid']);
+});

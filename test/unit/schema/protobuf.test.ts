@@ -130,3 +130,10 @@ test("a #Message on an Avro file is a reference error; format 'avro' with a .pro
   assert.deepEqual(codes(b.bag), ['schema-format-mismatch']);
   assert.equal(b.bag.items[0]!.message, "format 'avro' cannot be read with the Protobuf schema 'file:schemas/clicks.proto#Click'");
 });
+
+test('a nested message is found by its name relative to the package', async () => {
+  const { schema, bag } = await load(specsDir, 'file:schemas/clicks.proto#Click.Device');
+  assert.deepEqual(codes(bag), []);
+  assert.equal(schema!.messageName, 'shop.web.v1.Click.Device');
+  assert.deepEqual(columns(schema), ['os STRING NOT NULL', 'browser STRING NOT NULL', 'screen_width INT NOT NULL', 'screen_height INT NOT NULL']);
+});

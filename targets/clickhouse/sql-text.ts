@@ -1,7 +1,10 @@
 // Lexical helpers of the ClickHouse target: identifier quoting, string literals, comments.
 // Every name that reaches the DDL passes through `ident`, so no user name can break a statement.
 
-/** A backtick-quoted identifier; backslashes and backticks are escaped (ClickHouse lexer rules). */
+/**
+ * A backtick-quoted identifier. The quote is doubled and backslashes are escaped (both are ClickHouse
+ * lexer rules); doubling rather than backslash-quote keeps the text splittable by generic SQL tools.
+ */
 export function ident(name: string): string {
   return '`' + escapeBody(name, '`') + '`';
 }
@@ -11,7 +14,7 @@ export function qualified(db: string, name: string): string {
   return `${ident(db)}.${ident(name)}`;
 }
 
-/** A single-quoted string literal. */
+/** A single-quoted string literal (quote doubled, backslashes and control characters escaped). */
 export function str(value: string): string {
   return "'" + escapeBody(value, "'") + "'";
 }
@@ -20,7 +23,7 @@ function escapeBody(s: string, quote: string): string {
   let out = '';
   for (const ch of s) {
     if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += '\\' + quote;
+    else if (ch === quote) out += quote + quote;
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';

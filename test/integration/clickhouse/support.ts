@@ -28,11 +28,11 @@ export function expectedCase(name: string): ExpectedCase {
   return c;
 }
 
-const sqlValue = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+const sqlValue = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`);
 
 /** `INSERT INTO table (cols) VALUES (...)` for rows keyed by column name. */
 export function insert(table: string, columns: string[], rows: Row[]): string {
-  const q = (n: string): string => '`' + n.replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`';
+  const q = (n: string): string => '`' + n.replace(/\\/g, '\\\\').replace(/`/g, '``') + '`';
   return `INSERT INTO ${table} (${columns.map(q).join(', ')}) VALUES ${rows.map((r) => `(${columns.map((c) => sqlValue(r[c])).join(', ')})`).join(', ')};`;
 }
 

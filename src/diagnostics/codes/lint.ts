@@ -52,7 +52,8 @@ time bound; \`state_ttl\` by forgetting keys not updated for that long.
 
 The checker rejects the plainest cases (a GROUP BY without window or state_ttl, a join with
 neither time bound nor state_ttl). This warning reports the state that remains unbounded in
-the optimized plan, with the reason.`,
+the plan, with the reason. A temporal join against a CDC changelog is not reported: it keeps
+one row per key of that table, which grows with the table, not with the stream.`,
   }),
 
   'distinct-state-large': def<{ owner: string; column: string; retain: string }>({

@@ -1,7 +1,7 @@
 // Optimizer pass: projection pruning. Computes, from the sinks and views back to the sources,
 // which columns each operator's output must carry; narrows each source's `usedColumns` to the
 // minimal set (in schema order; the watermark column and primary key are always kept), and
-// drops project outputs nobody reads. Outputs of views and sink inputs are never narrowed.
+// drops project and join outputs nobody reads. Outputs of views and sink inputs are never narrowed.
 import type { IrOperator, PlanDoc } from '../ir.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { columnRefs } from './expr.ts';
@@ -47,7 +47,7 @@ function inputNeeds(o: IrOperator, out: Set<string>, byId: Map<string, IrOperato
       break;
     case 'interval_join':
     case 'temporal_join': {
-      for (const m of o.outputMap) ins[m.input]!.add(m.column);
+      for (const m of keptOutputs(o, out)) ins[m.input]!.add(m.column);
       for (const k of o.leftKeys) addAll(ins[0]!, columnRefs(k, 0));
       if (o.residual) for (const side of [0, 1]) addAll(ins[side]!, columnRefs(o.residual, side));
       if (o.op === 'interval_join') {
@@ -84,6 +84,13 @@ function keptExprs(o: Extract<IrOperator, { op: 'project' }>, out: Set<string>) 
   return kept.length ? kept : o.exprs;
 }
 
+type JoinOp = Extract<IrOperator, { op: 'interval_join' | 'temporal_join' }>;
+
+function keptOutputs(o: JoinOp, out: Set<string>): JoinOp['outputMap'] {
+  const kept = o.outputMap.filter((m) => out.has(m.name));
+  return kept.length ? kept : o.outputMap;
+}
+
 /** The columns every operator's output must carry (exposed outputs: all of them). */
 export function requiredColumns(plan: PlanDoc): Needs {
   const needs: Needs = new Map();
@@ -111,6 +118,12 @@ export function pruneProjections(plan: PlanDoc): PlanDoc {
     return { ...src, usedColumns };
   });
   const operators = plan.operators.map((o): IrOperator => {
+    if (o.op === 'interval_join' || o.op === 'temporal_join') {
+      const outputMap = keptOutputs(o, needs.get(o.id) ?? new Set());
+      if (outputMap.length === o.outputMap.length) return o;
+      const names = new Set(outputMap.map((m) => m.name));
+      return { ...o, outputMap, schema: o.schema.filter((c) => names.has(c.name)), timeColumn: o.timeColumn && names.has(o.timeColumn) ? o.timeColumn : null };
+    }
     if (o.op !== 'project') return o;
     const exprs = keptExprs(o, needs.get(o.id) ?? new Set());
     if (exprs.length === o.exprs.length) return o;

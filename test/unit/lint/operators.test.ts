@@ -157,3 +157,14 @@ test('filter-always-false: x AND 1 > 2 folds to FALSE; x AND 1 < 2 is fine', () 
   const fine = filtered((c) => E.and(E.cmp('eq', c('status'), E.str('ok')), E.cmp('lt', E.int(1), E.int(2))));
   assert.equal(only(fine, 'filter-always-false').length, 0);
 });
+
+test('unbounded-state: a temporal join against a changelog keeps one row per table key, not reported', () => {
+  const plan = F.cdcTemporalJoin();
+  const j = plan.operators.find((o) => o.id === 'join_customer')!;
+  j.stateBound = { kind: 'unbounded', reason: "keeps the latest version of every key of 'customers'" };
+  assert.equal(only(plan, 'unbounded-state').length, 0);
+  // Against an append-only stream the same join would keep every row.
+  const right = plan.operators.find((o) => o.id === 'scan_customers')!;
+  right.changelog = 'append';
+  assert.equal(only(plan, 'unbounded-state').length, 1);
+});

@@ -114,3 +114,30 @@ test('the pass changes no sink or view output schema, leaves valid plans, and is
     assert.deepEqual(pruneProjections(after), after, name);
   }
 });
+
+test('an intermediate join loses the outputs nobody reads, and its inputs decode less', () => {
+  const plan = F.cdcTemporalJoin();
+  // Read the join through a project that keeps only order_id and country.
+  const join = plan.operators.find((o) => o.id === 'join_customer')!;
+  plan.views = [];
+  plan.operators.push({
+    op: 'project', id: 'sel', inputs: ['join_customer'],
+    exprs: [{ name: 'order_id', expr: E.col('order_id', T.string(false)) }, { name: 'country', expr: E.col('country', T.string()) }, { name: 'order_ts', expr: E.col('order_ts', T.timestamp()) }],
+    schema: [column('order_id', T.string(false)), column('country', T.string()), column('order_ts', T.timestamp())],
+    changelog: 'append', upsertKey: null, stateBound: { kind: 'stateless' }, timeColumn: 'order_ts', span: join.span,
+  });
+  plan.sinks[0]!.input = 'sel';
+  plan.sinks[0]!.schema = plan.operators.at(-1)!.schema;
+  const after = pruneProjections(plan);
+  const j = after.operators.find((o) => o.id === 'join_customer')!;
+  assert.ok(j.op === 'temporal_join');
+  // customer_id stays: it is the join key (read from the left input, not an output).
+  assert.deepEqual(j.outputMap.map((m) => m.name), ['order_id', 'order_ts', 'country']);
+  assert.deepEqual(j.schema.map((c) => c.name), ['order_id', 'order_ts', 'country']);
+  assert.deepEqual(used(after), {
+    customers: ['id', 'country', 'updated_at'],
+    orders: ['order_id', 'customer_id', 'order_ts'],
+  });
+  assert.deepEqual(planProblems(after), []);
+  assert.deepEqual(outputSchemas(after), outputSchemas(plan));
+});

@@ -52,7 +52,8 @@ export const FUNCTIONS: Readonly<Record<IrFn, Emit>> = {
     isIntegral(e.type)
       ? `intDiv(${a[0]}, ${a[1]})`
       : e.type.kind === 'decimal'
-        ? asType(`divideDecimal(${a[0]}, ${a[1]}, ${e.type.scale})`, e.type)
+        ? // Truncating at scale + 1 then rounding (half away from zero for Decimal) is exact half-up.
+          asType(`round(divideDecimal(${a[0]}, ${a[1]}, ${e.type.scale + 1}), ${e.type.scale})`, e.type)
         : `(${a[0]} / ${a[1]})`,
   mod: (a, e) => arith(`(${a[0]} % ${a[1]})`, e.type),
   neg: (a) => `(-${a[0]})`,

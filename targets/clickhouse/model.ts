@@ -4,6 +4,7 @@
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import type { IrColumn, PlanDoc, WindowAggOp, GroupAggOp } from '../../src/plan/ir.ts';
 import { ident } from './sql-text.ts';
+import { chType } from './types.ts';
 
 export interface EmitOptions {
   /**
@@ -62,7 +63,12 @@ export interface EmitContext {
 /** `SELECT <cols> FROM (SELECT <exprs> AS __cN FROM rel)`: inner aliases cannot shadow source columns. */
 export function selectFrom(rel: Rel, extra: [string, string][] = []): string {
   const all: [string, string][] = [...rel.cols.entries(), ...extra];
-  const inner = all.map(([, e], i) => `${e} AS ${ident(`__c${i}`)}`).join(', ');
+  // Computed columns are cast to their IR type (comparisons give UInt8, not Bool; widths differ).
+  const typed = (n: string, e: string): string => {
+    const t = rel.types.get(n);
+    return t && e !== ident(n) && !e.startsWith('CAST(') ? `CAST(${e} AS ${chType(t)})` : e;
+  };
+  const inner = all.map(([n, e], i) => `${typed(n, e)} AS ${ident(`__c${i}`)}`).join(', ');
   const outer = all.map(([n], i) => `${ident(`__c${i}`)} AS ${ident(n)}`).join(', ');
   const where = rel.where.length ? ` WHERE ${rel.where.join(' AND ')}` : '';
   return `SELECT ${outer}\nFROM (SELECT ${inner} FROM ${rel.from}${where})`;

@@ -1,0 +1,305 @@
+// Writes to one Iceberg table: appends, overwrites of whole partitions, and row deletes as
+// position-delete files (merge-on-read). Each operation is one snapshot committed to the
+// catalog with optimistic concurrency: on conflict it reloads, re-applies and retries with
+// exponential backoff and jitter, a bounded number of times. Data files are written once;
+// only the manifest list and metadata are redone per attempt.
+import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { parquetReadObjects } from 'hyparquet';
+import type { Catalog, LoadedTable, TableIdent } from './catalogs/catalog.ts';
+import type { TableMetadata } from './metadata-json.ts';
+import type { IcebergField } from '../type-map.ts';
+import { writeParquetDataFile, type ParquetCodec } from './parquet-data-file.ts';
+import { applyTransform } from './transforms.ts';
+import { applySnapshot, newSnapshotId, type Operation } from './snapshot.ts';
+import { CONTENT, STATUS, encodeManifest, encodeManifestList, summarizeManifest, type DataFile, type ManifestEntry, type ManifestListEntry, type SpecContext } from './manifests.ts';
+import { readLiveFiles } from './live-files.ts';
+import { readBytes, remove, writeFileAtomic } from './file-io.ts';
+
+export interface RetryPolicy {
+  maxRetries: number;
+  minWaitMs: number;
+  maxWaitMs: number;
+}
+
+export interface WriterOptions {
+  codec?: ParquetCodec;
+  targetFileSizeBytes?: number;
+  retry?: RetryPolicy;
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface CommitResult {
+  snapshotId: number | bigint;
+  metadataLocation: string;
+  attempts: number;
+  dataFiles: string[];
+}
+
+export class CommitFailedError extends Error {}
+
+type Row = Record<string, unknown>;
+
+/** Reserved field ids of position delete files (table spec "Position Delete Files"). */
+const DELETE_FILE_PATH_ID = 2147483546;
+const DELETE_POS_ID = 2147483545;
+
+export class IcebergTableWriter {
+  private readonly retry: RetryPolicy;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    readonly catalog: Catalog,
+    readonly ident: TableIdent,
+    private readonly opts: WriterOptions = {},
+  ) {
+    this.retry = opts.retry ?? { maxRetries: 10, minWaitMs: 100, maxWaitMs: 60_000 };
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async load(): Promise<LoadedTable> {
+    const t = await this.catalog.load(this.ident);
+    if (!t) throw new Error(`Iceberg table ${[...this.ident.namespace, this.ident.name].join('.')} does not exist in catalog ${this.catalog.name}`);
+    return t;
+  }
+
+  private specContext(meta: TableMetadata): SpecContext {
+    const schema = meta.schemas.find((s) => s['schema-id'] === meta['current-schema-id'])!;
+    const spec = meta['partition-specs'].find((s) => s['spec-id'] === meta['default-spec-id'])!;
+    return { schema: schema as SpecContext['schema'], spec, formatVersion: meta['format-version'] };
+  }
+
+  private partitionOf(ctx: SpecContext, row: Row): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const p of ctx.spec.fields) {
+      const src = ctx.schema.fields.find((f) => f.id === p['source-id'])!;
+      out[p.name] = applyTransform(p.transform, src.type as string, row[src.name]);
+    }
+    return out;
+  }
+
+  private partitionPath(ctx: SpecContext, part: Record<string, unknown>): string {
+    return ctx.spec.fields.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(part[p.name] === null ? 'null' : String(part[p.name]))}`).join('/');
+  }
+
+  /** Groups rows by partition and writes files no larger than the target size. */
+  private writeDataFiles(meta: TableMetadata, rows: Row[]): DataFile[] {
+    const ctx = this.specContext(meta);
+    const groups = new Map<string, { part: Record<string, unknown>; rows: Row[] }>();
+    for (const row of rows) {
+      const part = this.partitionOf(ctx, row);
+      const key = JSON.stringify(part, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { part, rows: [] }));
+      g.rows.push(row);
+    }
+    const target = this.opts.targetFileSizeBytes ?? Number(meta.properties?.['write.target-file-size-bytes'] ?? 512 * 1024 * 1024);
+    const codec = this.opts.codec ?? codecFromProperty(meta.properties?.['write.parquet.compression-codec']);
+    const files: DataFile[] = [];
+    for (const { part, rows: groupRows } of [...groups.values()]) {
+      for (const chunk of splitForTarget(ctx.schema.fields, groupRows, target, codec)) {
+        const pq = writeParquetDataFile(ctx.schema.fields, chunk, { codec });
+        const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, part)}` : '';
+        const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/${randomUUID()}.parquet`;
+        writeFileAtomic(location, pq.bytes);
+        files.push({
+          content: CONTENT.DATA, filePath: location, fileFormat: 'PARQUET', partition: part, recordCount: pq.recordCount,
+          fileSizeInBytes: pq.bytes.length, metrics: pq.metrics, splitOffsets: pq.splitOffsets, equalityIds: null, sortOrderId: null,
+        });
+      }
+    }
+    return files;
+  }
+
+  /** Creates the table from generated metadata when the catalog does not have it yet. */
+  async ensureTable(metadata: TableMetadata): Promise<LoadedTable> {
+    const existing = await this.catalog.load(this.ident);
+    if (existing) return existing;
+    const created = await this.catalog.create(this.ident, { ...metadata, location: this.catalog.defaultLocation(this.ident), 'last-updated-ms': this.now() });
+    if (created.ok) return created.table;
+    return this.load();
+  }
+
+  async append(rows: Row[], properties: Record<string, string> = {}): Promise<CommitResult> {
+    const base = await this.load();
+    const files = this.writeDataFiles(base.metadata, rows);
+    return this.commit('append', properties, files, async () => ({ replaced: new Set<string>() }));
+  }
+
+  /** Replaces every partition that `rows` touch with exactly `rows` (dynamic partition overwrite). */
+  async overwritePartitions(rows: Row[], properties: Record<string, string> = {}): Promise<CommitResult> {
+    const base = await this.load();
+    const files = this.writeDataFiles(base.metadata, rows);
+    const parts = new Set(files.map((f) => partKey(f.partition)));
+    return this.commit('overwrite', properties, files, async (meta) => {
+      const live = await readLiveFiles(meta);
+      return { replaced: new Set(live.entries.filter((e) => e.entry.dataFile.content === CONTENT.DATA && parts.has(partKey(e.entry.dataFile.partition))).map((e) => e.entry.dataFile.filePath)) };
+    });
+  }
+
+  /**
+   * Deletes the rows matching `predicate` with position-delete files (merge-on-read), and
+   * appends `rows` in the same snapshot: an upsert is `replaceRows(row => keys.has(key(row)), newRows)`.
+   */
+  async replaceRows(predicate: (row: Row) => boolean, rows: Row[], properties: Record<string, string> = {}): Promise<CommitResult> {
+    const base = await this.load();
+    const files = this.writeDataFiles(base.metadata, rows);
+    return this.commit(rows.length ? 'overwrite' : 'delete', properties, files, async (meta) => ({
+      replaced: new Set<string>(),
+      deletes: await this.positionDeletesFor(meta, predicate),
+    }));
+  }
+
+  /** Finds rows matching `predicate` in live data files (minus rows already deleted) and writes delete files. */
+  private async positionDeletesFor(meta: TableMetadata, predicate: (row: Row) => boolean): Promise<DataFile[]> {
+    const live = await readLiveFiles(meta);
+    const already = await this.deletedPositions(live.entries.filter((e) => e.entry.dataFile.content === CONTENT.POSITION_DELETES).map((e) => e.entry.dataFile.filePath));
+    const deleteFiles: DataFile[] = [];
+    const ctx = this.specContext(meta);
+    for (const { entry } of live.entries) {
+      const f = entry.dataFile;
+      if (f.content !== CONTENT.DATA) continue;
+      const rows = await readParquetRows(f.filePath);
+      const gone = already.get(f.filePath) ?? new Set<number>();
+      const positions = rows.flatMap((r, i) => (!gone.has(i) && predicate(r) ? [i] : []));
+      if (!positions.length) continue;
+      const fields: IcebergField[] = [
+        { id: DELETE_FILE_PATH_ID, name: 'file_path', required: true, type: 'string' },
+        { id: DELETE_POS_ID, name: 'pos', required: true, type: 'long' },
+      ];
+      const pq = writeParquetDataFile(fields, positions.map((pos) => ({ file_path: f.filePath, pos })), { codec: 'SNAPPY' });
+      const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, f.partition)}` : '';
+      const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/delete-${randomUUID()}.parquet`;
+      writeFileAtomic(location, pq.bytes);
+      deleteFiles.push({
+        content: CONTENT.POSITION_DELETES, filePath: location, fileFormat: 'PARQUET', partition: f.partition, recordCount: positions.length,
+        fileSizeInBytes: pq.bytes.length, metrics: pq.metrics, splitOffsets: pq.splitOffsets, equalityIds: null, sortOrderId: null,
+      });
+    }
+    return deleteFiles;
+  }
+
+  private async deletedPositions(deleteFiles: string[]): Promise<Map<string, Set<number>>> {
+    const out = new Map<string, Set<number>>();
+    for (const path of deleteFiles) {
+      for (const r of await readParquetRows(path)) {
+        const set = out.get(r.file_path as string) ?? new Set<number>();
+        set.add(Number(r.pos));
+        out.set(r.file_path as string, set);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The optimistic commit loop. `plan` runs against each freshly loaded base and says which
+   * data files the snapshot removes and which delete files it adds.
+   */
+  async commit(
+    operation: Operation,
+    properties: Record<string, string>,
+    added: DataFile[],
+    plan: (meta: TableMetadata) => Promise<{ replaced: Set<string>; deletes?: DataFile[] }>,
+  ): Promise<CommitResult> {
+    const snapshotId = newSnapshotId(this.random);
+    for (let attempt = 1; ; attempt++) {
+      const base = await this.load();
+      const meta = base.metadata;
+      const ctx = this.specContext(meta);
+      const seq = meta['last-sequence-number'] + 1;
+      const { replaced, deletes = [] } = await plan(meta);
+      const live = await readLiveFiles(meta);
+      const written: string[] = [];
+      const listEntries: ManifestListEntry[] = [];
+      const writeManifest = async (entries: ManifestEntry[], content: 'data' | 'deletes'): Promise<void> => {
+        if (!entries.length) return;
+        const loc = `${meta.location.replace(/\/+$/, '')}/metadata/${randomUUID()}-m${listEntries.length}.avro`;
+        const bytes = await encodeManifest(ctx, entries, content);
+        writeFileAtomic(loc, bytes);
+        written.push(loc);
+        listEntries.push(summarizeManifest(ctx, entries, loc, bytes.length, snapshotId, seq));
+      };
+      const fresh = (f: DataFile): ManifestEntry => ({ status: STATUS.ADDED, snapshotId, sequenceNumber: null, fileSequenceNumber: null, dataFile: f });
+      await writeManifest(added.map(fresh), 'data');
+      await writeManifest(deletes.map(fresh), 'deletes');
+      let removed = { dataFiles: 0, records: 0, bytes: 0, deleteFiles: 0, positionDeletes: 0 };
+      for (const m of live.manifests) {
+        const mine = live.entries.filter((e) => e.manifest.manifest_path === m.manifest_path);
+        if (!mine.some((e) => replaced.has(e.entry.dataFile.filePath))) {
+          listEntries.push(m);
+          continue;
+        }
+        // Rewrite the manifest: replaced files become DELETED in this snapshot, others EXISTING.
+        const rewritten = mine.map(({ entry, sequenceNumber }) => {
+          const gone = replaced.has(entry.dataFile.filePath);
+          if (gone) {
+            removed = { ...removed, dataFiles: removed.dataFiles + 1, records: removed.records + entry.dataFile.recordCount, bytes: removed.bytes + entry.dataFile.fileSizeInBytes };
+          }
+          return { ...entry, status: gone ? STATUS.DELETED : STATUS.EXISTING, snapshotId: gone ? snapshotId : entry.snapshotId, sequenceNumber: Number(sequenceNumber), fileSequenceNumber: entry.fileSequenceNumber ?? Number(sequenceNumber) };
+        });
+        await writeManifest(rewritten, m.content === 1 ? 'deletes' : 'data');
+      }
+      const listLoc = `${meta.location.replace(/\/+$/, '')}/metadata/snap-${snapshotId}-${attempt}-${randomUUID()}.avro`;
+      const parentId = meta['current-snapshot-id'] ?? null;
+      writeFileAtomic(listLoc, await encodeManifestList(listEntries, snapshotId, parentId === -1 ? null : parentId, seq));
+      written.push(listLoc);
+      const next = applySnapshot(meta, base.metadataLocation, {
+        snapshotId, sequenceNumber: seq, timestampMs: Math.max(this.now(), meta['last-updated-ms']), manifestListLocation: listLoc, operation,
+        added: {
+          dataFiles: added.length, records: added.reduce((n, f) => n + f.recordCount, 0), bytes: added.reduce((n, f) => n + f.fileSizeInBytes, 0),
+          deleteFiles: deletes.length, positionDeletes: deletes.reduce((n, f) => n + f.recordCount, 0),
+        },
+        removed,
+        changedPartitions: new Set([...added, ...deletes].map((f) => partKey(f.partition))).size,
+        properties,
+      });
+      const outcome = await this.catalog.commit(this.ident, base, next);
+      if (outcome.ok) return { snapshotId, metadataLocation: outcome.table.metadataLocation, attempts: attempt, dataFiles: added.map((f) => f.filePath) };
+      for (const loc of written) remove(loc);
+      if (attempt > this.retry.maxRetries) throw new CommitFailedError(`commit to ${this.ident.name} failed after ${attempt} attempts: the table kept changing underneath`);
+      await this.sleep(backoff(attempt, this.retry, this.random));
+    }
+  }
+}
+
+/** Exponential backoff with full jitter: uniform in [min, min(max, min * 2^attempt)]. */
+export function backoff(attempt: number, p: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(p.maxWaitMs, p.minWaitMs * 2 ** attempt);
+  return p.minWaitMs + random() * (ceiling - p.minWaitMs);
+}
+
+function partKey(part: Record<string, unknown>): string {
+  return JSON.stringify(Object.entries(part).sort(([a], [b]) => a.localeCompare(b)), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+function codecFromProperty(v: string | undefined): ParquetCodec {
+  if (v === 'gzip') return 'GZIP';
+  if (v === 'uncompressed') return 'UNCOMPRESSED';
+  return 'SNAPPY';
+}
+
+/** Splits rows so each file lands near the target size (estimated from a sample file). */
+function splitForTarget(fields: IcebergField[], rows: Row[], target: number, codec: ParquetCodec): Row[][] {
+  if (rows.length <= 1000) return [rows];
+  const sample = writeParquetDataFile(fields, rows.slice(0, 1000), { codec });
+  const perRow = sample.bytes.length / 1000;
+  const rowsPerFile = Math.max(1000, Math.floor(target / perRow));
+  const out: Row[][] = [];
+  for (let i = 0; i < rows.length; i += rowsPerFile) out.push(rows.slice(i, i + rowsPerFile));
+  return out;
+}
+
+export async function readParquetRows(location: string): Promise<Row[]> {
+  const buf = readBytes(location);
+  const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  return (await parquetReadObjects({
+    file,
+    compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) },
+  } as never)) as Row[];
+}

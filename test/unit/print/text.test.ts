@@ -68,3 +68,47 @@ test('expressions: nested infix parenthesized, literals in SQL notation', () => 
 test('deterministic: equal plans print the same text', () => {
   for (const make of Object.values(ALL_FIXTURES)) assert.equal(printPlanText(make()), printPlanText(make()));
 });
+
+test('a view no sink reads gets its own tree after the sinks', () => {
+  const plan = clicksPerUser();
+  const f = plan.operators.find((o) => o.id === 'f')!;
+  plan.views.push({ name: 'humans', operator: 'f', span: f.span });
+  plan.sinks = [];
+  const text = printPlanText(plan);
+  assert.ok(
+    text.includes(`
+view per_user (read by no sink)
+└─ window_agg w (view per_user): TUMBLE(ts, 1 min); keys (user); COUNT(*) AS n; emit on window close; allowed lateness 5 s; late rows to late_clicks [append; bounded by window 1 min + lateness 5 s]
+   └─ filter f (view humans): user <> 'bot''s' [append; stateless]
+      └─ scan s: source clicks (kafka, json); columns user, ts [append; stateless]
+`),
+    text,
+  );
+  assert.ok(!text.includes('view humans (read by no sink)'), 'a view shown inside another tree is not repeated');
+});
+
+test('an interval join shows its keys and time bounds', () => {
+  const plan = ALL_FIXTURES['cdcTemporalJoin']!();
+  const j = plan.operators.find((o) => o.id === 'join_customer')!;
+  if (j.op !== 'temporal_join') throw new Error('fixture');
+  plan.operators = plan.operators.map((o) =>
+    o.id === j.id
+      ? {
+          ...j,
+          op: 'interval_join' as const,
+          joinType: 'inner' as const,
+          rightKeys: [E.col('id', T.bigint(false), 1)],
+          leftTime: 'order_ts',
+          rightTime: 'updated_at',
+          lowerMs: -300_000,
+          upperMs: 0,
+          stateBound: { kind: 'interval' as const, retainMs: 300_000 },
+          asOfColumn: undefined,
+        }
+      : o,
+  ) as typeof plan.operators;
+  assert.match(
+    printPlanText(plan),
+    /interval_join join_customer \(view orders_enriched\): inner join on left\.customer_id = right\.id; left\.order_ts - right\.updated_at in \[-5 min, 0 s\] \[append; bounded by join interval 5 min\]/,
+  );
+});

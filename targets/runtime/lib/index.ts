@@ -9,6 +9,7 @@ export type { PipelineDef, Instance, Builders, GraphNode } from './pipeline-type
 export type { SourceDef, ColumnDef, DecodeError } from './io/source-types.ts';
 export type { SinkDef } from './io/sinks.ts';
 export type { AggFns, Row, Acc } from './ops/types.ts';
+import * as path from 'node:path';
 import { runPipelineDef } from './runner.ts';
 import type { PipelineDef } from './pipeline-types.ts';
 
@@ -26,6 +27,8 @@ export class MissingEnvError extends Error {
     super(`environment variable ${variable} is not set`);
   }
 }
+
+const resolveOpt = (p: string | undefined): string | undefined => (p === undefined ? undefined : path.resolve(p));
 
 /** Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D]`. */
 export async function main(define: (env: Record<string, string | undefined>) => PipelineDef): Promise<void> {
@@ -47,8 +50,8 @@ export async function main(define: (env: Record<string, string | undefined>) => 
   }
   const port = get('--metrics-port') ?? process.env.PIPEC_METRICS_PORT;
   const { exitCode } = await runPipelineDef(def, {
-    baseDir: get('--base-dir') ?? process.cwd(),
-    checkpointDir: get('--checkpoint-dir') ?? process.env.PIPEC_CHECKPOINT_DIR,
+    baseDir: resolveOpt(get('--base-dir')) ?? process.cwd(),
+    checkpointDir: resolveOpt(get('--checkpoint-dir') ?? process.env.PIPEC_CHECKPOINT_DIR),
     metricsPort: port !== undefined ? Number(port) : undefined,
     status: process.stderr.isTTY ? 'tty' : 'none',
     env: process.env,

@@ -82,7 +82,7 @@ class Parser {
   }
   private expectPunct(p: string): void {
     const t = this.next();
-    if (t.kind !== 'punct' || t.text !== p) throw new TypeSyntaxError(`expected '${p}' ${found(t)}`, t.offset);
+    if (t.kind !== 'punct' || t.text !== p) throw new TypeSyntaxError(`expected '${p}'${found(t)}`, t.offset);
   }
   private isWord(w: string): boolean {
     const t = this.peek();
@@ -99,7 +99,7 @@ class Parser {
     if (this.isWord('NOT')) {
       this.next();
       const t = this.next();
-      if (t.kind !== 'word' || t.text.toUpperCase() !== 'NULL') throw new TypeSyntaxError(`expected NULL after NOT ${found(t)}`, t.offset);
+      if (t.kind !== 'word' || t.text.toUpperCase() !== 'NULL') throw new TypeSyntaxError(`expected NULL after NOT${found(t)}`, t.offset);
       return withNullable(base, false);
     }
     return base;
@@ -111,7 +111,7 @@ class Parser {
     const out: number[] = [];
     for (;;) {
       const t = this.next();
-      if (t.kind !== 'number') throw new TypeSyntaxError(`expected a number ${found(t)}`, t.offset);
+      if (t.kind !== 'number') throw new TypeSyntaxError(`expected a number${found(t)}`, t.offset);
       out.push(Number(t.text));
       if (this.isPunct(',')) {
         this.next();
@@ -126,7 +126,7 @@ class Parser {
 
   private baseType(): SqlType {
     const t = this.next();
-    if (t.kind !== 'word') throw new TypeSyntaxError(`expected a type name ${found(t)}`, t.offset);
+    if (t.kind !== 'word') throw new TypeSyntaxError(`expected a type name${found(t)}`, t.offset);
     const name = t.text.toUpperCase();
     const simple = SIMPLE[name];
     if (simple) return simple();
@@ -170,7 +170,7 @@ class Parser {
         const fields: RowField[] = [];
         for (;;) {
           const n = this.next();
-          if (n.kind !== 'word' && n.kind !== 'quoted') throw new TypeSyntaxError(`expected a field name ${found(n)}`, n.offset);
+          if (n.kind !== 'word' && n.kind !== 'quoted') throw new TypeSyntaxError(`expected a field name${found(n)}`, n.offset);
           const fieldName = n.kind === 'word' ? n.text.toLowerCase() : n.text;
           if (fields.some((f) => f.name === fieldName)) throw new TypeSyntaxError(`field '${fieldName}' appears twice`, n.offset);
           fields.push({ name: fieldName, type: this.type() });

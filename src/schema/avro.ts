@@ -2,7 +2,7 @@
 // duplicates); the mapping itself is the two data tables below, walked over avsc's types.
 import avro from 'avsc';
 import { T, formatSqlType, type SqlType } from '../types/sql-type.ts';
-import { joinPath, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
+import { joinPath, labelAtPointer, labelAtText, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
 import type { SchemaField } from './schema-loader.ts';
 
 /** Avro type → SQL type, for every Avro type that is not a container or a union. */
@@ -85,7 +85,7 @@ const keepAll = new Proxy({}, { get: () => KeepAttrs, has: () => true }) as Reco
 /**
  * Parses an Avro schema document (already JSON-parsed) and maps its top-level record.
  * `references` are documents of named types the main schema uses (registry references),
- * in dependency order.
+ * in dependency order. `origin.text`, when set, places labels inside the schema file.
  */
 export function mapAvro(doc: unknown, origin: SchemaOrigin, references: unknown[] = []): MappedSchema | null {
   const registry: Record<string, avro.Type> = {};
@@ -94,77 +94,101 @@ export function mapAvro(doc: unknown, origin: SchemaOrigin, references: unknown[
     for (const r of references) avro.Type.forSchema(r as avro.Schema, { registry, logicalTypes: keepAll });
     type = avro.Type.forSchema(doc as avro.Schema, { registry, logicalTypes: keepAll });
   } catch (e) {
-    origin.diags.report('schema-invalid', origin.optionSpan, { path: origin.display, detail: e instanceof Error ? e.message : String(e) });
+    const detail = e instanceof Error ? e.message : String(e);
+    // avsc names the offending token but not where it is; the first use of the name is.
+    const name = /undefined type name: (\S+)/.exec(detail)?.[1];
+    origin.diags.report('schema-invalid', origin.optionSpan, { path: origin.display, detail }, name ? labelAtText(origin, `"${name}"`, 'not defined') : {});
     return null;
   }
   if (type.typeName !== 'record' && type.typeName !== 'error') {
-    origin.diags.report('schema-invalid', origin.optionSpan, {
-      path: origin.display,
-      detail: `the top-level Avro type is ${type.typeName}; a source needs a record`,
-    });
+    origin.diags.report(
+      'schema-invalid',
+      origin.optionSpan,
+      { path: origin.display, detail: `the top-level Avro type is ${type.typeName}; a source needs a record` },
+      labelAtPointer(origin, '', 'not a record'),
+    );
     return null;
   }
   const errorsBefore = origin.diags.errorCount();
   const walker = new AvroWalker(origin);
-  const row = walker.record(type as avro.types.RecordType, '', false);
+  const row = walker.record(type as avro.types.RecordType, '', false, { raw: doc, pointer: '' });
   if (origin.diags.errorCount() > errorsBefore || row.kind !== 'row') return null;
   return { fields: row.fields as SchemaField[], canonicalText: JSON.stringify(doc) };
+}
+
+/**
+ * Where a type is written in the document, to label errors: the raw JSON and its pointer.
+ * A named type used by name (`"Address"`) has its definition elsewhere: below it, no labels.
+ */
+interface Written {
+  raw: unknown;
+  pointer: string | null;
+}
+const NOWHERE: Written = { raw: undefined, pointer: null };
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+function inside(w: Written, key: string | number): Written {
+  if (w.pointer === null) return NOWHERE;
+  const raw = Array.isArray(w.raw) && typeof key === 'number' ? w.raw[key] : isObj(w.raw) ? w.raw[String(key)] : undefined;
+  return raw === undefined ? NOWHERE : { raw, pointer: `${w.pointer}/${key}` };
 }
 
 class AvroWalker {
   private readonly inProgress: string[] = [];
   constructor(private readonly origin: SchemaOrigin) {}
 
-  record(t: avro.types.RecordType, path: string, nullable: boolean): SqlType {
+  record(t: avro.types.RecordType, path: string, nullable: boolean, at: Written): SqlType {
     const name = t.name ?? '(anonymous record)';
     if (this.inProgress.includes(name)) {
-      this.origin.diags.report('schema-recursive-type', this.origin.optionSpan, { path: path || name, typeName: name });
+      this.origin.diags.report('schema-recursive-type', this.origin.optionSpan, { path: path || name, typeName: name }, labelAtPointer(this.origin, at.pointer, 'the record again'));
       return T.bytes(nullable);
     }
     this.inProgress.push(name);
-    const fields = t.fields.map((f) => ({ name: f.name, type: this.type(f.type, joinPath(path, f.name)) }));
+    const fields = t.fields.map((f, i) => ({ name: f.name, type: this.type(f.type, joinPath(path, f.name), inside(inside(inside(at, 'fields'), i), 'type')) }));
     this.inProgress.pop();
     return T.row(fields, nullable);
   }
 
-  type(t: avro.Type, path: string): SqlType {
+  type(t: avro.Type, path: string, at: Written): SqlType {
     const tn = t.typeName;
-    if (t instanceof KeepAttrs) return this.logical(t, path);
-    if (tn === 'union:unwrapped' || tn === 'union:wrapped') return this.union(t as avro.types.UnwrappedUnionType, path);
-    if (tn === 'record' || tn === 'error') return this.record(t as avro.types.RecordType, path, false);
-    if (tn === 'array') return T.array(this.type((t as avro.types.ArrayType).itemsType, `${path}[]`), false);
-    if (tn === 'map') return T.map(T.string(false), this.type((t as avro.types.MapType).valuesType, `${path}{}`), false);
+    if (t instanceof KeepAttrs) return this.logical(t, path, at);
+    if (tn === 'union:unwrapped' || tn === 'union:wrapped') return this.union(t as avro.types.UnwrappedUnionType, path, at);
+    if (tn === 'record' || tn === 'error') return this.record(t as avro.types.RecordType, path, false, at);
+    if (tn === 'array') return T.array(this.type((t as avro.types.ArrayType).itemsType, `${path}[]`, inside(at, 'items')), false);
+    if (tn === 'map') return T.map(T.string(false), this.type((t as avro.types.MapType).valuesType, `${path}{}`, inside(at, 'values')), false);
     const f = AVRO_TYPE_MAP[tn];
     if (f) return f(false);
     // Only `null` on its own is left: a field that is always null carries nothing to select.
-    this.origin.diags.report('avro-union-unsupported', this.origin.optionSpan, { path, branches: '"null" alone' });
+    this.origin.diags.report('avro-union-unsupported', this.origin.optionSpan, { path, branches: '"null" alone' }, labelAtPointer(this.origin, at.pointer, 'always null'));
     return T.null();
   }
 
-  private union(u: avro.types.UnwrappedUnionType, path: string): SqlType {
+  private union(u: avro.types.UnwrappedUnionType, path: string, at: Written): SqlType {
     const branches = u.types;
-    const nonNull = branches.filter((b) => b.typeName !== 'null');
-    if (nonNull.length === 1 && branches.length === 2) return { ...this.type(nonNull[0]!, path), nullable: true } as SqlType;
+    const nonNull = branches.map((b, i) => [b, i] as const).filter(([b]) => b.typeName !== 'null');
+    if (nonNull.length === 1 && branches.length === 2) {
+      const [b, i] = nonNull[0]!;
+      return { ...this.type(b, path, inside(at, i)), nullable: true } as SqlType;
+    }
     const names = branches.map((b) => `"${(b as { name?: string }).name ?? b.typeName.replace(/^logical:/, '')}"`).join(', ');
-    this.origin.diags.report('avro-union-unsupported', this.origin.optionSpan, { path, branches: `[${names}]` });
+    this.origin.diags.report('avro-union-unsupported', this.origin.optionSpan, { path, branches: `[${names}]` }, labelAtPointer(this.origin, at.pointer, 'this union'));
     return T.bytes(true);
   }
 
-  private logical(t: KeepAttrs, path: string): SqlType {
+  private logical(t: KeepAttrs, path: string, at: Written): SqlType {
     const under = (t as unknown as { underlyingType: avro.Type }).underlyingType;
     const attrs = t.attrs;
     const underName = under.typeName;
-    const plain = (): SqlType => this.type(under, path);
+    const plain = (): SqlType => this.type(under, path, NOWHERE);
     const rule = AVRO_LOGICAL_MAP[attrs.logicalType];
     if (!rule) return plain();
     const warn = (reason: string): SqlType => {
       const mapped = plain();
-      this.origin.diags.report('avro-logical-type-ignored', this.origin.optionSpan, {
-        path,
-        logicalType: attrs.logicalType,
-        reason,
-        underlying: formatSqlType(mapped, false),
-      });
+      this.origin.diags.report(
+        'avro-logical-type-ignored',
+        this.origin.optionSpan,
+        { path, logicalType: attrs.logicalType, reason, underlying: formatSqlType(mapped, false) },
+        labelAtPointer(this.origin, inside(at, 'logicalType').pointer, 'ignored'),
+      );
       return mapped;
     };
     if (!rule.on.includes(underName)) return warn(`it applies to ${rule.on.join(' or ')}, not ${underName}`);

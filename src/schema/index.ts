@@ -148,7 +148,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
           if (!d.ok) return null;
           refDocs.push(d.value);
         }
-        return mapAvro(doc.value, origin, refDocs);
+        return mapAvro(doc.value, { ...origin, text }, refDocs);
       }
       case 'json-schema': {
         const doc = parseJsonText(text, origin);

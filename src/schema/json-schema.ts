@@ -3,10 +3,8 @@
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import YAML from 'yaml';
-import { LineMap, type Span } from '../diagnostics/span.ts';
 import { T, type SqlType } from '../types/sql-type.ts';
-import { joinPath, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
+import { joinPath, labelAtPointer, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
 import type { SchemaField } from './schema-loader.ts';
 
 /** JSON Schema `type` → SQL type, for the scalar types. */
@@ -43,6 +41,7 @@ export function mapJsonSchema(doc: unknown, text: string, origin: SchemaOrigin, 
     origin.diags.report('schema-invalid', origin.optionSpan, { path: origin.display, detail: 'a JSON Schema document must be an object' });
     return null;
   }
+  const withText: SchemaOrigin = { ...origin, text };
   const ajv = metaValidator(doc);
   let valid = true;
   try {
@@ -53,47 +52,38 @@ export function mapJsonSchema(doc: unknown, text: string, origin: SchemaOrigin, 
   if (!valid && ajv.errors?.length) {
     // The first error is the most specific one (ajv reports the leaf before its anyOf parent).
     const e = ajv.errors[0]!;
-    const label = locatePointer(text, e.instancePath, origin.file);
     origin.diags.report(
       'schema-invalid',
       origin.optionSpan,
       { path: origin.display, detail: `at ${e.instancePath || '/'}: ${e.message ?? 'invalid'}` },
-      label ? { labels: [{ span: label, message: e.message ?? 'invalid' }] } : {},
+      labelAtPointer(withText, e.instancePath, e.message ?? 'invalid'),
     );
     return null;
   }
   const errorsBefore = origin.diags.errorCount();
-  const walker = new JsonSchemaWalker(doc, references, origin);
-  const top = walker.resolve(doc, '(root)');
+  const walker = new JsonSchemaWalker(doc, references, withText);
+  const top = walker.resolve(doc, '(root)', '');
   if (!top) return null;
-  if (!isObj(top.properties)) {
+  if (!isObj(top.node.properties)) {
     origin.diags.report('json-schema-unsupported', origin.optionSpan, {
       path: origin.display,
       detail: 'the top-level schema must be an object with "properties" (one property per column)',
     });
     return null;
   }
-  const row = walker.object(top, '', false);
+  const row = walker.object(top.node, '', false, top.pointer);
   if (origin.diags.errorCount() > errorsBefore || row.kind !== 'row') return null;
   return { fields: row.fields as SchemaField[], canonicalText: JSON.stringify(doc) };
 }
 
-/** The span of the value at a JSON pointer, found through yaml's parser (JSON is YAML 1.2). */
-function locatePointer(text: string, pointer: string, file: string | null): Span | null {
-  if (!file) return null;
-  try {
-    const path = pointer
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-    const node = YAML.parseDocument(text).getIn(path, true) as { range?: [number, number, number] } | undefined;
-    if (!node?.range) return null;
-    return new LineMap(text).span(file, node.range[0], node.range[1]);
-  } catch {
-    return null;
-  }
+/** A subschema and the JSON pointer of where it is written (null: in another document). */
+interface At {
+  node: Json;
+  pointer: string | null;
 }
+
+const child = (p: string | null, ...keys: string[]): string | null =>
+  p === null ? null : p + keys.map((k) => '/' + k.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 
 class JsonSchemaWalker {
   private readonly refStack: string[] = [];
@@ -103,92 +93,110 @@ class JsonSchemaWalker {
     private readonly origin: SchemaOrigin,
   ) {}
 
-  private unsupported(path: string, detail: string): SqlType {
-    this.origin.diags.report('json-schema-unsupported', this.origin.optionSpan, { path: `${this.origin.display}#${path || '(root)'}`, detail });
+  private unsupported(path: string, detail: string, pointer: string | null): SqlType {
+    this.origin.diags.report(
+      'json-schema-unsupported',
+      this.origin.optionSpan,
+      { path: `${this.origin.display}#${path || '(root)'}`, detail },
+      labelAtPointer(this.origin, pointer, 'no SQL type for this'),
+    );
     return T.string(true);
   }
 
   /** Follows `$ref` chains: local pointers (`#/$defs/x`) and registry references by name. */
-  resolve(s: Json, path: string): Json | null {
-    let cur = s;
-    for (let hops = 0; typeof cur.$ref === 'string'; hops++) {
-      const ref = cur.$ref;
+  resolve(s: Json, path: string, pointer: string | null): At | null {
+    let cur: At = { node: s, pointer };
+    for (let hops = 0; typeof cur.node.$ref === 'string'; hops++) {
+      const ref = cur.node.$ref;
       if (hops > 32 || this.refStack.includes(ref)) {
-        this.origin.diags.report('schema-recursive-type', this.origin.optionSpan, { path: path || '(root)', typeName: ref });
+        this.origin.diags.report(
+          'schema-recursive-type',
+          this.origin.optionSpan,
+          { path: path || '(root)', typeName: ref },
+          labelAtPointer(this.origin, child(cur.pointer, '$ref'), 'refers back to a schema it is inside of'),
+        );
         return null;
       }
       const hash = ref.indexOf('#');
       const docName = hash < 0 ? ref : ref.slice(0, hash);
-      const pointer = hash < 0 ? '' : ref.slice(hash + 1);
+      const fragment = hash < 0 ? '' : ref.slice(hash + 1);
       const doc = docName === '' ? this.rootDoc : this.references[docName];
-      const target = doc === undefined ? undefined : followPointer(doc, pointer);
+      const target = doc === undefined ? undefined : followPointer(doc, fragment);
       if (!isObj(target)) {
-        this.unsupported(path, `$ref '${ref}' points at nothing pipec can read`);
+        this.unsupported(path, `$ref '${ref}' points at nothing pipec can read`, child(cur.pointer, '$ref'));
         return null;
       }
-      cur = target;
+      cur = { node: target, pointer: docName === '' ? decodeURIComponent(fragment) : null };
     }
     return cur;
   }
 
-  object(s: Json, path: string, nullable: boolean): SqlType {
+  object(s: Json, path: string, nullable: boolean, pointer: string | null): SqlType {
     const props = s.properties as Record<string, unknown>;
     const required = Array.isArray(s.required) ? (s.required as unknown[]) : [];
     const fields = Object.entries(props).map(([name, sub]) => ({
       name,
-      type: this.property(sub, joinPath(path, name), required.includes(name)),
+      type: this.property(sub, joinPath(path, name), required.includes(name), child(pointer, 'properties', name)),
     }));
     return T.row(fields, nullable);
   }
 
   /** The SQL type of a subschema; `required` says whether absence is impossible. */
-  property(raw: unknown, path: string, required: boolean): SqlType {
-    if (raw === true || (isObj(raw) && Object.keys(raw).length === 0)) return this.unsupported(path, 'a schema that allows anything has no SQL type');
-    if (!isObj(raw)) return this.unsupported(path, 'the subschema is not an object');
+  property(raw: unknown, path: string, required: boolean, pointer: string | null): SqlType {
+    if (raw === true || (isObj(raw) && Object.keys(raw).length === 0)) return this.unsupported(path, 'a schema that allows anything has no SQL type', pointer);
+    if (!isObj(raw)) return this.unsupported(path, 'the subschema is not an object', pointer);
     const withRef = typeof raw.$ref === 'string' ? raw.$ref : null;
-    const s = this.resolve(raw, path);
-    if (!s) return T.string(true);
+    const at = this.resolve(raw, path, pointer);
+    if (!at) return T.string(true);
     if (withRef) this.refStack.push(withRef);
     try {
-      return this.resolved(s, path, required);
+      return this.resolved(at.node, path, required, at.pointer);
     } finally {
       if (withRef) this.refStack.pop();
     }
   }
 
-  private resolved(s: Json, path: string, required: boolean): SqlType {
+  private resolved(s: Json, path: string, required: boolean, pointer: string | null): SqlType {
     // "T or null" written as anyOf/oneOf: the nullable form of T.
     for (const k of ['anyOf', 'oneOf'] as const) {
       const alts = s[k];
       if (!Array.isArray(alts)) continue;
-      const nonNull = alts.filter((a) => !(isObj(a) && a.type === 'null'));
-      if (nonNull.length === 1 && alts.length === 2) return { ...this.property(nonNull[0], path, true), nullable: true } as SqlType;
-      return this.unsupported(path, `${k} with ${nonNull.length} non-null alternatives`);
+      const nonNullAt = alts.map((a, i) => [a, i] as const).filter(([a]) => !(isObj(a) && a.type === 'null'));
+      if (nonNullAt.length === 1 && alts.length === 2) {
+        const [alt, i] = nonNullAt[0]!;
+        return { ...this.property(alt, path, true, child(pointer, k, String(i))), nullable: true } as SqlType;
+      }
+      return this.unsupported(path, `${k} with ${nonNullAt.length} non-null alternatives`, child(pointer, k));
     }
     const types = typesOf(s);
     const hasNull = types.includes('null');
     const nonNull = types.filter((t) => t !== 'null');
-    if (nonNull.length === 0) return this.unsupported(path, hasNull ? 'a property that is always null' : 'no "type" (and none implied by properties, items or enum)');
-    if (nonNull.length > 1) return this.unsupported(path, `several types [${nonNull.join(', ')}]`);
+    const typePointer = 'type' in s ? child(pointer, 'type') : pointer;
+    if (nonNull.length === 0) {
+      return this.unsupported(path, hasNull ? 'a property that is always null' : 'no "type" (and none implied by properties, items or enum)', typePointer);
+    }
+    if (nonNull.length > 1) return this.unsupported(path, `several types [${nonNull.join(', ')}]`, typePointer);
     const nullable = hasNull || !required;
     const t = nonNull[0]!;
     if (t === 'object') {
-      if (isObj(s.properties)) return this.object(s, path, nullable);
-      if (isObj(s.additionalProperties)) return T.map(T.string(false), this.property(s.additionalProperties, `${path}{}`, true), nullable);
+      if (isObj(s.properties)) return this.object(s, path, nullable, pointer);
+      if (isObj(s.additionalProperties)) {
+        return T.map(T.string(false), this.property(s.additionalProperties, `${path}{}`, true, child(pointer, 'additionalProperties')), nullable);
+      }
       // Free-form object: kept as its JSON text, as for a PostgreSQL jsonb column.
       return T.string(nullable);
     }
     if (t === 'array') {
       const items = s.items;
-      if (!isObj(items)) return this.unsupported(path, 'an array without an "items" schema (or with a tuple of items)');
-      return T.array(this.property(items, `${path}[]`, true), nullable);
+      if (!isObj(items)) return this.unsupported(path, 'an array without an "items" schema (or with a tuple of items)', pointer);
+      return T.array(this.property(items, `${path}[]`, true, child(pointer, 'items')), nullable);
     }
     if (t === 'string' && typeof s.format === 'string') {
       const f = JSON_SCHEMA_STRING_FORMAT_MAP[s.format];
       if (f) return f(nullable);
     }
     const m = JSON_SCHEMA_TYPE_MAP[t];
-    return m ? m(nullable) : this.unsupported(path, `unknown type '${t}'`);
+    return m ? m(nullable) : this.unsupported(path, `unknown type '${t}'`, typePointer);
   }
 }
 

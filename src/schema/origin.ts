@@ -1,6 +1,7 @@
 // Where a schema text came from (a file or a registry subject) and how its problems are
 // reported: the primary span is always the `schema` option, with a label inside the file.
-import type { DiagnosticBag } from '../diagnostics/bag.ts';
+import YAML from 'yaml';
+import type { DiagnosticBag, ReportExtra } from '../diagnostics/bag.ts';
 import { LineMap, type Span } from '../diagnostics/span.ts';
 import type { SqlType } from '../types/sql-type.ts';
 import type { SchemaField } from './schema-loader.ts';
@@ -13,6 +14,8 @@ export interface SchemaOrigin {
   /** Span of the `schema` option: the primary location of every schema diagnostic. */
   optionSpan: Span;
   diags: DiagnosticBag;
+  /** The schema text, when labels inside it can be placed (JSON documents of a file). */
+  text?: string;
 }
 
 /** What a format mapper hands back to the loader. */
@@ -76,3 +79,44 @@ export function parseJsonText(text: string, origin: SchemaOrigin): { ok: true; v
 
 /** A field path for messages: `device.os`, `tags[]`, `attributes{}`. */
 export const joinPath = (parent: string, name: string): string => (parent ? `${parent}.${name}` : name);
+
+/**
+ * A label at the value a JSON pointer (`/fields/2/type`) names in the schema file, found through
+ * yaml's parser (JSON is YAML 1.2, and yaml keeps source ranges); none for registry schemas.
+ */
+export function labelAtPointer(origin: SchemaOrigin, pointer: string | null, message: string): ReportExtra {
+  if (!origin.file || origin.text === undefined || pointer === null) return {};
+  const span = locatePointer(origin.text, pointer, origin.file);
+  return span ? { labels: [{ span, message }] } : {};
+}
+
+/** A label at the first occurrence of `needle` in the schema file (for parser messages that name a token). */
+export function labelAtText(origin: SchemaOrigin, needle: string, message: string): ReportExtra {
+  if (!origin.file || origin.text === undefined) return {};
+  const at = origin.text.indexOf(needle);
+  return at < 0 ? {} : { labels: [{ span: new LineMap(origin.text).span(origin.file, at, at + needle.length), message }] };
+}
+
+const parsedDocs = new Map<string, YAML.Document.Parsed>();
+
+export function locatePointer(text: string, pointer: string, file: string): Span | null {
+  try {
+    const path = pointer
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    let doc = parsedDocs.get(text);
+    if (!doc) {
+      doc = YAML.parseDocument(text);
+      // One build reads a handful of schema files; keep the last few parsed.
+      if (parsedDocs.size > 16) parsedDocs.clear();
+      parsedDocs.set(text, doc);
+    }
+    const node = (path.length ? doc.getIn(path, true) : doc.contents) as { range?: [number, number, number] } | undefined;
+    if (!node?.range) return null;
+    return new LineMap(text).span(file, node.range[0], node.range[1]);
+  } catch {
+    return null;
+  }
+}

@@ -61,6 +61,9 @@ test('a union of several non-null types is refused, naming the field and branche
   assert.deepEqual(codes(bag), ['avro-union-unsupported']);
   assert.equal(bag.items[0]!.message, `field 'payload.value' is a union of ["null", "string", "long"]; only a union of one type with "null" maps to a SQL type`);
   assert.deepEqual(bag.items[0]!.span, optionSpan);
+  // The label points at the union's `[` in the schema file: line 8, column 92.
+  const label = bag.items[0]!.labels[0]!.span;
+  assert.deepEqual([label.file, label.start.line, label.start.column], [`${fixturesDir}/avro/union.avsc`, 8, 92]);
 });
 
 test('a recursive record is refused', async () => {
@@ -68,6 +71,8 @@ test('a recursive record is refused', async () => {
   assert.equal(schema, null);
   assert.deepEqual(codes(bag), ['schema-recursive-type']);
   assert.match(bag.items[0]!.message, /type 'Node' contains itself \(at next\)/);
+  // `"Node"` inside `["null", "Node"]` on line 6 starts at column 40.
+  assert.deepEqual([bag.items[0]!.labels[0]!.span.start.line, bag.items[0]!.labels[0]!.span.start.column], [6, 40]);
 });
 
 test('an invalid decimal is ignored as the Avro spec says, with a warning', async () => {
@@ -78,6 +83,8 @@ test('an invalid decimal is ignored as the Avro spec says, with a warning', asyn
   assert.match(bag.items[0]!.message, /precision must be a positive integer/);
   // fixed(2) holds at most floor(log10(2^15 - 1)) = 4 decimal digits.
   assert.match(bag.items[1]!.message, /precision 5 does not fit in fixed\(2\) \(at most 4 digits\)/);
+  // The first label sits on `"decimal"` of line 5, column 67.
+  assert.deepEqual([bag.items[0]!.labels[0]!.span.start.line, bag.items[0]!.labels[0]!.span.start.column], [5, 67]);
 });
 
 test('a JSON syntax error points at its line and column in the schema file', async () => {
@@ -97,6 +104,8 @@ test('an undefined type name is a schema-invalid error', async () => {
   assert.equal(schema, null);
   assert.deepEqual(codes(bag), ['schema-invalid']);
   assert.match(bag.items[0]!.message, /undefined type name: Adress/);
+  // Labelled at its use, `"Adress"` on line 6, column 31.
+  assert.deepEqual([bag.items[0]!.labels[0]!.span.start.line, bag.items[0]!.labels[0]!.span.start.column], [6, 31]);
 });
 
 test('a top-level type that is not a record cannot describe a source', async () => {

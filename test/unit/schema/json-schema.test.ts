@@ -59,6 +59,12 @@ test('several non-null types, and oneOf of two types, have no SQL type', async (
   assert.deepEqual(codes(bag), ['json-schema-unsupported', 'json-schema-unsupported']);
   assert.equal(bag.items[0]!.message, "'json/multi-type.json#value': several types [string, number]");
   assert.equal(bag.items[1]!.message, "'json/multi-type.json#loose': oneOf with 2 non-null alternatives");
+  // Labels in the schema file: the `[` of the type list (5:24) and of the oneOf list (6:25).
+  const where = bag.items.map((d) => [d.labels[0]!.span.start.line, d.labels[0]!.span.start.column]);
+  assert.deepEqual(where, [
+    [5, 24],
+    [6, 25],
+  ]);
 });
 
 test('the top level must be an object with properties', async () => {
@@ -70,6 +76,8 @@ test('a recursive $ref is refused', async () => {
   const { bag } = await load(fixturesDir, 'file:json/recursive.json');
   assert.deepEqual(codes(bag), ['schema-recursive-type']);
   assert.match(bag.items[0]!.message, /type '#\/\$defs\/node' contains itself \(at head\.next\)/);
+  // The label is on the inner `"$ref": "#/$defs/node"` value: line 6, column 73.
+  assert.deepEqual([bag.items[0]!.labels[0]!.span.start.line, bag.items[0]!.labels[0]!.span.start.column], [6, 73]);
 });
 
 test('a truncated file is a parse error at its end', async () => {

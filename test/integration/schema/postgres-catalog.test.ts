@@ -7,22 +7,8 @@ import pg from 'pg';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import type { LoadedSchema } from '../../../src/schema/schema-loader.ts';
 import { closedPort } from '../../fixtures/schemas/confluent-registry-protocol-fixture.ts';
+import { ensureServices } from '../../support/services.ts';
 import { codes, columns, loaderFor, optionSpan, specsDir } from '../../unit/schema/helpers.ts';
-
-/** The PostgreSQL of the integration services (test/support/services.ts), else PIPEC_PG_URL. */
-async function pgUrl(): Promise<string> {
-  const support = '../../support/services.ts';
-  try {
-    const mod = (await import(support)) as { ensureServices: (n: string[]) => Promise<Record<string, string>> };
-    const env = await mod.ensureServices(['postgres']);
-    if (env.PIPEC_PG_URL) return env.PIPEC_PG_URL;
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
-  }
-  const url = process.env.PIPEC_PG_URL;
-  if (!url) throw new Error('no PostgreSQL: test/support/services.ts is missing and PIPEC_PG_URL is not set');
-  return url;
-}
 
 const SETUP = `
 DROP SCHEMA IF EXISTS pipec_schema_test CASCADE;
@@ -64,7 +50,8 @@ CREATE TABLE public.pipec_schema_orders (order_id text PRIMARY KEY, total numeri
 
 let url: string;
 before(async () => {
-  url = await pgUrl();
+  const env = await ensureServices(['postgres']);
+  url = env.PIPEC_PG_URL!;
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   await c.query(SETUP);

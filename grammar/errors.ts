@@ -17,14 +17,15 @@ export const recordingMessageProvider: IParserErrorMessageProvider = {
   buildEarlyExitMessage: ({ expectedIterationPaths }) => JSON.stringify(expectedIterationPaths.map((path) => path[0]?.name ?? 'EOF')),
 };
 
-const OPERATORS = new Set([
-  'Plus', 'Minus', 'Concat', 'Star', 'Slash', 'PercentSign', 'Eq', 'DoubleEq', 'NotEq', 'LtEq', 'GtEq', 'Lt', 'Gt',
-  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'AND', 'OR',
-]);
+/** Tokens that continue an expression: all shown as "an operator" when an operator may follow. */
+const CONTINUATIONS = new Set(['BinOp', 'ArithOp', 'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'AND', 'OR']);
+/** After a name, '(' (a call) and '.' (a qualifier) are legal but almost never the fix. */
+const AFTER_NAME = new Set(['LParen', 'Dot']);
 const EXPR_STARTS = new Set([
   'NumberLit', 'StringLit', 'TRUE', 'FALSE', 'NULL', 'INTERVAL', 'CASE', 'CAST', 'EXTRACT', 'LParen', 'Minus', 'Plus',
-  'NOT', 'IdentCat', 'TIMESTAMP', 'DATE',
+  'NOT', 'PrefixOp', 'SignOp', 'IdentCat', 'TIMESTAMP', 'DATE',
 ]);
+const NAME_TOKENS = new Set(['IdentCat', 'AnyWord', 'Identifier', 'QuotedIdent']);
 
 /** Every keyword, punctuation and literal type by name, to look up labels. */
 export type TokenIndex = ReadonlyMap<string, TokenType>;
@@ -33,26 +34,23 @@ export function describeExpected(names: Iterable<string>, index: TokenIndex, sof
   const set = new Set(names);
   set.delete('EOF');
   const parts: string[] = [];
-  const isExprContext = set.has('IdentCat') && set.has('NumberLit');
-  // Binary-only operators mark "an expression could continue here"; '+', '-', '*' alone do not.
-  const opContext = set.has('Eq') || set.has('AND') || set.has('Concat');
+  const exprStart = set.has('IdentCat') && set.has('NumberLit');
+  const opFollows = set.has('BinOp');
   let sawOperator = false;
   let sawExpr = false;
   let sawName = false;
   for (const name of set) {
-    if (opContext && OPERATORS.has(name) && !(isExprContext && EXPR_STARTS.has(name))) {
-      sawOperator = true;
+    if (exprStart && EXPR_STARTS.has(name)) {
+      sawExpr = true;
       continue;
     }
-    // After a name in an expression, '(' (a call) and '.' (a qualifier) are legal but never the fix.
-    if (opContext && !isExprContext && (name === 'LParen' || name === 'Dot')) continue;
-    if (isExprContext && EXPR_STARTS.has(name)) {
-      sawExpr = true;
+    if (opFollows && (CONTINUATIONS.has(name) || AFTER_NAME.has(name))) {
+      sawOperator ||= CONTINUATIONS.has(name);
       continue;
     }
     // A soft keyword is also a name: listing both would be noise when a name is expected.
     if (set.has('IdentCat') && softWords.has(name)) continue;
-    if (name === 'IdentCat' || name === 'AnyWord' || name === 'Identifier' || name === 'QuotedIdent') {
+    if (NAME_TOKENS.has(name)) {
       sawName = true;
       continue;
     }

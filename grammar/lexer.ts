@@ -7,6 +7,13 @@ export const IdentCat = createToken({ name: 'IdentCat', pattern: Lexer.NA, label
 /** Any word at all, reserved keywords included: option keys such as `table` or `format`. */
 export const AnyWord = createToken({ name: 'AnyWord', pattern: Lexer.NA, label: 'an option name' });
 
+// Operator categories: the expression grammar consumes a category, not each token, which
+// keeps expressions shallow and fast (precedence is applied by the visitor).
+export const BinOp = createToken({ name: 'BinOp', pattern: Lexer.NA, label: 'an operator' });
+export const ArithOp = createToken({ name: 'ArithOp', pattern: Lexer.NA, label: 'an operator' });
+export const PrefixOp = createToken({ name: 'PrefixOp', pattern: Lexer.NA, label: "NOT or '-'" });
+export const SignOp = createToken({ name: 'SignOp', pattern: Lexer.NA, label: "'-'" });
+
 export const Identifier = createToken({
   name: 'Identifier',
   pattern: /[A-Za-z_][A-Za-z0-9_$]*/,
@@ -42,12 +49,14 @@ type ReservedWord = (typeof RESERVED)[number];
 type SoftWord = (typeof SOFT)[number];
 export type KeywordName = ReservedWord | SoftWord;
 
+const KEYWORD_OPERATORS: Record<string, TokenType[]> = { AND: [BinOp], OR: [BinOp], NOT: [PrefixOp] };
+
 function keyword(word: string, soft: boolean): TokenType {
   return createToken({
     name: word,
     pattern: new RegExp(word, 'i'),
     longer_alt: Identifier,
-    categories: soft ? [IdentCat, AnyWord] : [AnyWord],
+    categories: [...(soft ? [IdentCat, AnyWord] : [AnyWord]), ...(KEYWORD_OPERATORS[word] ?? [])],
     label: word,
   });
 }
@@ -99,19 +108,19 @@ export const RParen = createToken({ name: 'RParen', pattern: ')', label: "')'" }
 export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
 export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', label: "';'" });
 export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'" });
-export const Star = createToken({ name: 'Star', pattern: '*', label: "'*'" });
-export const Plus = createToken({ name: 'Plus', pattern: '+', label: "'+'" });
-export const Minus = createToken({ name: 'Minus', pattern: '-', label: "'-'" });
-export const Slash = createToken({ name: 'Slash', pattern: '/', label: "'/'" });
-export const Percent = createToken({ name: 'PercentSign', pattern: '%', label: "'%'" });
-export const Concat = createToken({ name: 'Concat', pattern: '||', label: "'||'" });
-export const DoubleEq = createToken({ name: 'DoubleEq', pattern: '==', label: "'='" });
-export const Eq = createToken({ name: 'Eq', pattern: '=', label: "'='" });
-export const NotEq = createToken({ name: 'NotEq', pattern: /<>|!=/, label: "'<>'" });
-export const LtEq = createToken({ name: 'LtEq', pattern: '<=', label: "'<='" });
-export const GtEq = createToken({ name: 'GtEq', pattern: '>=', label: "'>='" });
-export const Lt = createToken({ name: 'Lt', pattern: '<', label: "'<'" });
-export const Gt = createToken({ name: 'Gt', pattern: '>', label: "'>'" });
+export const Star = createToken({ name: 'Star', pattern: '*', categories: [BinOp, ArithOp], label: "'*'" });
+export const Plus = createToken({ name: 'Plus', pattern: '+', categories: [BinOp, ArithOp, PrefixOp, SignOp], label: "'+'" });
+export const Minus = createToken({ name: 'Minus', pattern: '-', categories: [BinOp, ArithOp, PrefixOp, SignOp], label: "'-'" });
+export const Slash = createToken({ name: 'Slash', pattern: '/', categories: [BinOp, ArithOp], label: "'/'" });
+export const Percent = createToken({ name: 'PercentSign', pattern: '%', categories: [BinOp, ArithOp], label: "'%'" });
+export const Concat = createToken({ name: 'Concat', pattern: '||', categories: [BinOp, ArithOp], label: "'||'" });
+export const DoubleEq = createToken({ name: 'DoubleEq', pattern: '==', categories: [BinOp], label: "'='" });
+export const Eq = createToken({ name: 'Eq', pattern: '=', categories: [BinOp], label: "'='" });
+export const NotEq = createToken({ name: 'NotEq', pattern: /<>|!=/, categories: [BinOp], label: "'<>'" });
+export const LtEq = createToken({ name: 'LtEq', pattern: '<=', categories: [BinOp], label: "'<='" });
+export const GtEq = createToken({ name: 'GtEq', pattern: '>=', categories: [BinOp], label: "'>='" });
+export const Lt = createToken({ name: 'Lt', pattern: '<', categories: [BinOp], label: "'<'" });
+export const Gt = createToken({ name: 'Gt', pattern: '>', categories: [BinOp], label: "'>'" });
 
 // Longer keywords first: with `IN` before `INNER`, "inner" would lex as IN + longer_alt Identifier.
 const keywordTokens = Object.values(KW).sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length);
@@ -148,6 +157,10 @@ export const allTokens: TokenType[] = [
   Identifier,
   IdentCat,
   AnyWord,
+  BinOp,
+  ArithOp,
+  PrefixOp,
+  SignOp,
 ];
 
 export const pipeLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });

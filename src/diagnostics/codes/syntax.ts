@@ -114,6 +114,13 @@ export const syntaxCodes = {
     explain:
       'A few functions have SQL-standard argument forms with keywords: `FLOOR(ts TO MINUTE)`, `CEIL(ts TO HOUR)`, `SUBSTRING(s FROM 2 FOR 3)`, `TRIM(BOTH \' \' FROM s)`, `COUNT(DISTINCT x)`, `COUNT(*)`, `TIMESTAMPADD(MINUTE, 5, ts)`. These forms are not accepted on other functions.',
   }),
+  'syntax-qualified-function': def<{ name: string }>({
+    severity: 'error',
+    title: 'qualified function name',
+    message: (p) => `'${p.name}(...)': function names cannot have a qualifier`,
+    help: () => 'call the function by its plain name',
+    explain: 'Functions are built in and have plain names (`SUM(x)`, `LOWER(s)`); `a.b(...)` names nothing. A qualifier belongs on columns: `o.amount`.',
+  }),
   'syntax-bad-number': def<{ text: string; what: string }>({
     severity: 'error',
     title: 'invalid number',

@@ -2,9 +2,9 @@
 // per grammar rule (checked by validateVisitor); the work lives in the build-*.ts modules.
 import type { CstNode } from 'chevrotain';
 import { pipeParser } from '../../../grammar/parser.ts';
-import type { Ident, QualifiedName } from '../ast.ts';
+import type { QualifiedName } from '../ast.ts';
 import { joinSpans } from '../../diagnostics/span.ts';
-import { type Children, type SpanMaker, identFromToken, need, nodes, tok } from './cst.ts';
+import { type Children, type SpanMaker, identsAt, need } from './cst.ts';
 import * as E from './build-expr.ts';
 import * as Q from './build-query.ts';
 import * as S from './build-statements.ts';
@@ -61,7 +61,6 @@ class AstBuilder extends BaseVisitor {
   query(_c: C, n: N) { return Q.buildQuery(this, n); }
   selectQuery(_c: C, n: N) { return Q.buildSelect(this, n); }
   selectItem(_c: C, n: N) { return Q.buildSelectItem(this, n); }
-  alias(c: C) { return this.visit(need(c.ident) as CstNode[]); }
   fromClause(c: C) { return Q.buildFromClause(this, c); }
   joinClause() { return need(undefined); }
   fromPrimary(_c: C, n: N) { return Q.buildFromPrimary(this, n); }
@@ -71,29 +70,22 @@ class AstBuilder extends BaseVisitor {
   windowCall(_c: C, n: N) { return Q.buildWindowCall(this, n); }
   windowArg(c: C) { return Q.buildWindowArg(this, c); }
 
-  expr(c: C) { return E.buildOr(this, c); }
-  andExpr(c: C) { return E.buildAnd(this, c); }
-  notExpr(c: C) { return E.buildNot(this, c); }
-  predicate(_c: C, n: N) { return E.buildPredicate(this, n); }
-  additive(c: C) { return E.buildArith(this, c); }
-  multiplicative(c: C) { return E.buildArith(this, c); }
-  unary(c: C) { return E.buildUnary(this, c); }
-  primary(c: C) { return E.buildPrimary(this, c); }
+  expr(c: C) { return E.buildChain(this, c); }
+  exprUnit(c: C) { return E.buildUnit(this, c); }
+  predicateSuffix() { return E.buildSuffixAlone(); }
+  arith(c: C) { return E.buildChain(this, c); }
+  arithUnit(c: C) { return E.buildUnit(this, c); }
+  atom(_c: C, n: N) { return E.buildAtom(this, n); }
   intervalLit(_c: C, n: N) { return E.buildInterval(this, n); }
-  typedLiteral(_c: C, n: N) { return E.buildTypedLiteral(this, n); }
   caseExpr(_c: C, n: N) { return E.buildCase(this, n); }
   castExpr(_c: C, n: N) { return E.buildCast(this, n); }
   extractExpr(_c: C, n: N) { return E.buildExtract(this, n); }
-  parenExpr(c: C) { return this.visit(need(c.expr) as CstNode[]); }
-  functionCall(_c: C, n: N) { return E.buildCall(this, n); }
-  columnRef(c: C) { return E.buildColumnRef(this, c); }
+  // Read by atom together with the function name.
+  callArgs() { return need(undefined); }
 
   qualifiedName(c: C): QualifiedName {
-    const parts = nodes(c, 'parts').map((p) => this.visit(p) as Ident);
+    const parts = identsAt(c, 'parts', this.spans);
     return { parts, span: joinSpans(need(parts[0]).span, need(parts[parts.length - 1]).span) };
-  }
-  ident(c: C): Ident {
-    return identFromToken(need(tok(c, 'IdentCat')), this.spans);
   }
 }
 

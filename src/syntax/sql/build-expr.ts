@@ -1,7 +1,7 @@
 // CST expression rules → ast.Expr. The grammar encodes precedence by rule nesting (OR < AND <
 // NOT < predicates < + - || < * / % < unary); here each level folds its operands left to right.
 import type { CstNode, IToken } from 'chevrotain';
-import type { BinaryOp, Expr, Ident, IntervalLit, TimeUnit } from '../ast.ts';
+import type { BinaryOp, Expr, IntervalLit, TimeUnit } from '../ast.ts';
 import { joinSpans } from '../../diagnostics/span.ts';
 import { substituteEnv } from '../env-subst.ts';
 import { buildType } from './build-type.ts';
@@ -15,73 +15,107 @@ export interface ExprBuilder {
 
 const expr = (b: ExprBuilder, n: CstNode | undefined): Expr => b.visit(need(n)) as Expr;
 
-function foldLeft(b: ExprBuilder, operands: CstNode[], ops: BinaryOp[]): Expr {
-  let acc = expr(b, operands[0]);
-  for (let i = 1; i < operands.length; i++) {
-    const right = expr(b, operands[i]);
-    acc = { kind: 'binary', op: need(ops[i - 1]), left: acc, right, span: joinSpans(acc.span, right.span) };
-  }
-  return acc;
+/** One operand of the flat chain, before precedence is applied. */
+export interface Unit {
+  prefixes: IToken[];
+  atom: Expr;
+  suffixes: CstNode[];
 }
 
-export function buildOr(b: ExprBuilder, c: Children): Expr {
-  const ops = nodes(c, 'operands');
-  return foldLeft(b, ops, ops.slice(1).map(() => 'or' as const));
+// Precedence levels (higher binds tighter); predicates (IS NULL, IN, BETWEEN, LIKE) sit at PRED.
+const PRED = 4;
+const NOT_LEVEL = 3;
+const NEG_LEVEL = 7;
+
+const BINARY: Record<string, { op: BinaryOp; level: number }> = {
+  OR: { op: 'or', level: 1 },
+  AND: { op: 'and', level: 2 },
+  Eq: { op: '=', level: PRED },
+  DoubleEq: { op: '=', level: PRED },
+  NotEq: { op: '<>', level: PRED },
+  LtEq: { op: '<=', level: PRED },
+  GtEq: { op: '>=', level: PRED },
+  Lt: { op: '<', level: PRED },
+  Gt: { op: '>', level: PRED },
+  Plus: { op: '+', level: 5 },
+  Minus: { op: '-', level: 5 },
+  Concat: { op: '||', level: 5 },
+  Star: { op: '*', level: 6 },
+  Slash: { op: '/', level: 6 },
+  PercentSign: { op: '%', level: 6 },
+};
+
+type StackOp = { prefix: IToken; level: number } | { binary: BinaryOp; level: number };
+
+/**
+ * Operator precedence over `unit (op unit)*` (shunting-yard). Prefix NOT and '-' wait on the
+ * stack like operators of their level, so `NOT a = b` is NOT (a = b) and `-a * b` is (-a) * b;
+ * a suffix predicate first reduces everything tighter than itself: `a + 1 IS NULL`.
+ */
+export function applyPrecedence(b: ExprBuilder, units: Unit[], ops: IToken[]): Expr {
+  const out: Expr[] = [];
+  const stack: StackOp[] = [];
+  const reduce = (): void => {
+    const top = stack.pop()!;
+    const right = need(out.pop());
+    if ('prefix' in top) {
+      const span = joinSpans(b.spans.token(top.prefix), right.span);
+      out.push({ kind: 'unary', op: top.prefix.tokenType.name === 'NOT' ? 'not' : '-', operand: right, span });
+    } else {
+      const left = need(out.pop());
+      out.push({ kind: 'binary', op: top.binary, left, right, span: joinSpans(left.span, right.span) });
+    }
+  };
+  const reduceWhile = (level: number): void => {
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= level) reduce();
+  };
+  units.forEach((u, i) => {
+    if (i > 0) {
+      const opTok = need(ops[i - 1]);
+      const bin = need(BINARY[opTok.tokenType.name]);
+      if (opTok.tokenType.name === 'DoubleEq') b.spans.ctx.diagnostics.report('syntax-double-equals', b.spans.token(opTok), {});
+      reduceWhile(bin.level);
+      stack.push({ binary: bin.op, level: bin.level });
+    }
+    for (const p of u.prefixes) {
+      // A leading '+' changes nothing.
+      if (p.tokenType.name !== 'Plus') stack.push({ prefix: p, level: p.tokenType.name === 'NOT' ? NOT_LEVEL : NEG_LEVEL });
+    }
+    out.push(u.atom);
+    for (const s of u.suffixes) {
+      reduceWhile(PRED);
+      out.push(buildSuffix(b, s, need(out.pop())));
+    }
+  });
+  while (stack.length > 0) reduce();
+  return need(out[0]);
 }
 
-export function buildAnd(b: ExprBuilder, c: Children): Expr {
-  const ops = nodes(c, 'operands');
-  return foldLeft(b, ops, ops.slice(1).map(() => 'and' as const));
+export function buildChain(b: ExprBuilder, c: Children): Expr {
+  return applyPrecedence(b, nodes(c, 'units').map((u) => b.visit(u) as Unit), toks(c, 'ops'));
 }
 
-export function buildNot(b: ExprBuilder, c: Children): Expr {
-  let e = expr(b, node(c, 'predicate'));
-  const nots = toks(c, 'nots');
-  for (let i = nots.length - 1; i >= 0; i--) {
-    e = { kind: 'unary', op: 'not', operand: e, span: joinSpans(b.spans.token(nots[i]!), e.span) };
-  }
-  return e;
+export function buildUnit(b: ExprBuilder, c: Children): Unit {
+  return { prefixes: toks(c, 'prefixes'), atom: expr(b, node(c, 'atom')), suffixes: nodes(c, 'suffixes') };
 }
 
-const COMP_OPS: Record<string, BinaryOp> = { Eq: '=', DoubleEq: '=', NotEq: '<>', LtEq: '<=', GtEq: '>=', Lt: '<', Gt: '>' };
-
-export function buildPredicate(b: ExprBuilder, n: CstNode): Expr {
+function buildSuffix(b: ExprBuilder, n: CstNode, operand: Expr): Expr {
   const c = n.children as Children;
-  const operand = expr(b, node(c, 'operand'));
-  const span = b.spans.node(n);
-  const compOp = tok(c, 'compOp');
-  if (compOp) {
-    if (compOp.tokenType.name === 'DoubleEq') b.spans.ctx.diagnostics.report('syntax-double-equals', b.spans.token(compOp), {});
-    const right = expr(b, node(c, 'right'));
-    return { kind: 'binary', op: need(COMP_OPS[compOp.tokenType.name]), left: operand, right, span };
-  }
-  if (c.IS) return { kind: 'is_null', operand, negated: tok(c, 'isNot') !== undefined, span };
+  const span = joinSpans(operand.span, b.spans.node(n));
   const negated = tok(c, 'negated') !== undefined;
+  if (c.IS) return { kind: 'is_null', operand, negated, span };
   if (c.IN) return { kind: 'in', operand, list: nodes(c, 'inList').map((x) => expr(b, x)), negated, span };
   if (c.BETWEEN) return { kind: 'between', operand, low: expr(b, node(c, 'low')), high: expr(b, node(c, 'high')), negated, span };
-  if (c.LIKE) return { kind: 'like', operand, pattern: expr(b, node(c, 'pattern')), negated, span };
-  return operand;
+  return { kind: 'like', operand, pattern: expr(b, node(c, 'pattern')), negated, span };
 }
 
-const ARITH_OPS: Record<string, BinaryOp> = { Plus: '+', Minus: '-', Concat: '||', Star: '*', Slash: '/', PercentSign: '%' };
-
-export function buildArith(b: ExprBuilder, c: Children): Expr {
-  const ops = toks(c, 'ops').map((t) => need(ARITH_OPS[t.tokenType.name]));
-  return foldLeft(b, nodes(c, 'operands'), ops);
+/** The suffix rule is applied by applyPrecedence, which knows its operand. */
+export function buildSuffixAlone(): never {
+  return need<never>(undefined);
 }
 
-export function buildUnary(b: ExprBuilder, c: Children): Expr {
-  const inner = node(c, 'unary');
-  const minus = tok(c, 'Minus');
-  if (minus) {
-    const operand = expr(b, inner);
-    return { kind: 'unary', op: '-', operand, span: joinSpans(b.spans.token(minus), operand.span) };
-  }
-  if (inner) return expr(b, inner);
-  return expr(b, node(c, 'primary'));
-}
-
-export function buildPrimary(b: ExprBuilder, c: Children): Expr {
+export function buildAtom(b: ExprBuilder, n: CstNode): Expr {
+  const c = n.children as Children;
   const num = tok(c, 'NumberLit');
   if (num) return { kind: 'number', text: num.image, span: b.spans.token(num) };
   const str = tok(c, 'StringLit');
@@ -90,9 +124,23 @@ export function buildPrimary(b: ExprBuilder, c: Children): Expr {
   if (t) return { kind: 'boolean', value: t.tokenType.name === 'TRUE', span: b.spans.token(t) };
   const nul = tok(c, 'NULL');
   if (nul) return { kind: 'null', span: b.spans.token(nul) };
-  for (const key of ['intervalLit', 'typedLiteral', 'caseExpr', 'castExpr', 'extractExpr', 'parenExpr', 'functionCall', 'columnRef']) {
-    const n = node(c, key);
-    if (n) return expr(b, n);
+  const typeWord = tok(c, 'typeWord');
+  if (typeWord) {
+    const value = unquoteString(need(tok(c, 'typedValue')).image);
+    return { kind: 'typed_literal', type: typeWord.tokenType.name === 'DATE' ? 'date' : 'timestamp', value, span: b.spans.node(n) };
+  }
+  const paren = node(c, 'paren');
+  if (paren) return expr(b, paren);
+  const names = toks(c, 'names');
+  if (names.length > 0) {
+    if (c.callOpen) return buildCall(b, n, names);
+    const name = identFromToken(names[names.length - 1]!, b.spans);
+    const qualifier = names.length > 1 ? identFromToken(names[0]!, b.spans) : null;
+    return { kind: 'column', qualifier, name, span: qualifier ? joinSpans(qualifier.span, name.span) : name.span };
+  }
+  for (const key of ['intervalLit', 'caseExpr', 'castExpr', 'extractExpr']) {
+    const sub = node(c, key);
+    if (sub) return expr(b, sub);
   }
   return need<Expr>(undefined);
 }
@@ -109,9 +157,8 @@ export function buildInterval(b: ExprBuilder, n: CstNode): IntervalLit {
   const span = b.spans.node(n);
   const strTok = need(tok(c, 'StringLit'));
   const text = unquoteString(strTok.image);
-  const unitNode = node(c, 'unit');
-  if (unitNode) {
-    const unitTok = need(tok(unitNode.children as Children, 'IdentCat'));
+  const unitTok = tok(c, 'unit');
+  if (unitTok) {
     const unit = keywordTimeUnit(unitTok.image) ?? 'second';
     const ms = intervalMs(text, unit);
     if (ms === null) b.spans.ctx.diagnostics.report('syntax-bad-interval', b.spans.token(strTok), { text: `${text}' ${unitTok.image}` });
@@ -120,13 +167,6 @@ export function buildInterval(b: ExprBuilder, n: CstNode): IntervalLit {
   const d = parseDurationText(text);
   if (!d) b.spans.ctx.diagnostics.report('syntax-bad-interval', b.spans.token(strTok), { text });
   return { kind: 'interval', ms: d?.ms ?? 0, text, unit: null, span };
-}
-
-export function buildTypedLiteral(b: ExprBuilder, n: CstNode): Expr {
-  const c = n.children as Children;
-  const word = need(tok(c, 'typeWord'));
-  const value = unquoteString(need(tok(c, 'StringLit')).image);
-  return { kind: 'typed_literal', type: word.tokenType.name === 'DATE' ? 'date' : 'timestamp', value, span: b.spans.node(n) };
 }
 
 export function buildCase(b: ExprBuilder, n: CstNode): Expr {
@@ -150,8 +190,7 @@ export function buildCast(b: ExprBuilder, n: CstNode): Expr {
   return { kind: 'cast', operand: expr(b, node(c, 'expr')), type: t.type, typeSpan: t.span, span: b.spans.node(n) };
 }
 
-function timeUnit(b: ExprBuilder, identNode: CstNode | undefined): TimeUnit {
-  const t = need(tok(need(identNode).children as Children, 'IdentCat'));
+function timeUnit(b: ExprBuilder, t: IToken): TimeUnit {
   const u = keywordTimeUnit(t.image);
   if (!u) b.spans.ctx.diagnostics.report('syntax-unknown-time-unit', b.spans.token(t), { unit: t.image });
   return u ?? 'second';
@@ -159,26 +198,21 @@ function timeUnit(b: ExprBuilder, identNode: CstNode | undefined): TimeUnit {
 
 export function buildExtract(b: ExprBuilder, n: CstNode): Expr {
   const c = n.children as Children;
-  return { kind: 'extract', unit: timeUnit(b, node(c, 'unit')), operand: expr(b, node(c, 'expr')), span: b.spans.node(n) };
-}
-
-export function buildColumnRef(b: ExprBuilder, c: Children): Expr {
-  const parts = nodes(c, 'parts').map((p) => b.visit(p) as Ident);
-  const name = need(parts[parts.length - 1]);
-  const qualifier = parts.length > 1 ? parts[0]! : null;
-  return { kind: 'column', qualifier, name, span: qualifier ? joinSpans(qualifier.span, name.span) : name.span };
+  return { kind: 'extract', unit: timeUnit(b, need(tok(c, 'unit'))), operand: expr(b, node(c, 'expr')), span: b.spans.node(n) };
 }
 
 /** `name(...)`, including the keyword forms of FLOOR/CEIL, SUBSTRING, TRIM and TIMESTAMPADD. */
-export function buildCall(b: ExprBuilder, n: CstNode): Expr {
-  const c = n.children as Children;
+function buildCall(b: ExprBuilder, n: CstNode, names: IToken[]): Expr {
   const span = b.spans.node(n);
-  const name = b.visit(need(node(c, 'name'))) as Ident;
+  const argsNode = node(n.children as Children, 'callArgs');
+  const c = (argsNode?.children ?? {}) as Children;
+  const name = identFromToken(names[names.length - 1]!, b.spans);
+  if (names.length > 1) b.spans.ctx.diagnostics.report('syntax-qualified-function', span, { name: names.map((t) => t.image).join('.') });
   const fn = name.quoted ? '' : name.name;
   const args = nodes(c, 'args').map((a) => expr(b, a));
   const modifier = tok(c, 'modifier');
   const fromArg = node(c, 'fromArg');
-  const toUnit = node(c, 'toUnit');
+  const toUnit = tok(c, 'toUnit');
   const bag = b.spans.ctx.diagnostics;
   const badForm = (form: string, allowed: string): void => {
     bag.report('syntax-bad-call-form', span, { name: name.name.toUpperCase(), form, allowed });
@@ -211,3 +245,4 @@ export function buildCall(b: ExprBuilder, n: CstNode): Expr {
   }
   return { kind: 'call', name, args, distinct: modifier?.tokenType.name === 'DISTINCT', star: tok(c, 'Star') !== undefined, span };
 }
+

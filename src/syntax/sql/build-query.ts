@@ -3,7 +3,7 @@
 import type { CstNode } from 'chevrotain';
 import type { Expr, FromItem, Ident, QualifiedName, Query, SelectItem, SelectQuery, TableRef, WindowFn, WindowTvf } from '../ast.ts';
 import { joinSpans } from '../../diagnostics/span.ts';
-import { type Children, need, node, nodes, tok } from './cst.ts';
+import { type Children, need, node, nodes, optIdentAt, tok } from './cst.ts';
 import type { ExprBuilder } from './build-expr.ts';
 
 const visitExpr = (b: ExprBuilder, n: CstNode | undefined): Expr => b.visit(need(n)) as Expr;
@@ -34,11 +34,9 @@ export function buildSelectItem(b: ExprBuilder, n: CstNode): SelectItem {
   const span = b.spans.node(n);
   const e = node(c, 'expr');
   if (e) {
-    const alias = node(c, 'alias');
-    return { kind: 'expr', expr: visitExpr(b, e), alias: alias ? (b.visit(alias) as Ident) : null, span };
+    return { kind: 'expr', expr: visitExpr(b, e), alias: optIdentAt(c, 'alias', b.spans), span };
   }
-  const q = node(c, 'qualifier');
-  return { kind: 'star', qualifier: q ? (b.visit(q) as Ident) : null, span };
+  return { kind: 'star', qualifier: optIdentAt(c, 'qualifier', b.spans), span };
 }
 
 export function buildFromClause(b: ExprBuilder, c: Children): FromItem {
@@ -54,8 +52,7 @@ export function buildFromClause(b: ExprBuilder, c: Children): FromItem {
 
 export function buildFromPrimary(b: ExprBuilder, n: CstNode): FromItem {
   const c = n.children as Children;
-  const aliasNode = node(c, 'alias');
-  const alias = aliasNode ? (b.visit(aliasNode) as Ident) : null;
+  const alias = optIdentAt(c, 'alias', b.spans);
   const span = b.spans.node(n);
   const win = node(c, 'windowCall') ?? node(c, 'longWindow');
   if (win) return { ...(b.visit(win) as WindowTvf), alias, span };
@@ -144,7 +141,7 @@ export function buildWindowCall(b: ExprBuilder, n: CstNode): WindowTvf {
 }
 
 export function buildWindowArg(b: ExprBuilder, c: Children): WinArg {
-  const d = node(c, 'descriptor');
-  if (d) return { descriptor: b.visit(d) as Ident };
+  const d = optIdentAt(c, 'descriptor', b.spans);
+  if (d) return { descriptor: d };
   return { expr: visitExpr(b, node(c, 'expr')) };
 }

@@ -19,7 +19,7 @@ import type {
 } from '../ast.ts';
 import { substituteEnv } from '../env-subst.ts';
 import { buildType } from './build-type.ts';
-import { type Children, need, node, nodes, tok, toks, unquoteString } from './cst.ts';
+import { type Children, identAt, identsAt, need, node, nodes, optIdentAt, tok, toks, unquoteString } from './cst.ts';
 import type { ExprBuilder } from './build-expr.ts';
 
 const v = <T>(b: ExprBuilder, n: CstNode | undefined): T => b.visit(need(n)) as T;
@@ -34,7 +34,7 @@ export function buildStatement(b: ExprBuilder, c: Children): Statement {
 
 export function buildPipeline(b: ExprBuilder, n: CstNode): Statement {
   const c = n.children as Children;
-  return { kind: 'pipeline', name: v<Ident>(b, node(c, 'name')), options: opts(b, c), span: b.spans.node(n) };
+  return { kind: 'pipeline', name: identAt(c, 'name', b.spans), options: opts(b, c), span: b.spans.node(n) };
 }
 
 export function buildCreate(b: ExprBuilder, n: CstNode): Statement {
@@ -57,7 +57,7 @@ export function buildSource(b: ExprBuilder, n: CstNode): CreateSourceStmt {
   }
   return {
     kind: 'source',
-    name: v<Ident>(b, node(c, 'name')),
+    name: identAt(c, 'name', b.spans),
     // A list holding only WATERMARK / PRIMARY KEY declares no columns: they come from the schema.
     columns: columns.length > 0 ? columns : null,
     watermark,
@@ -76,11 +76,11 @@ export function buildSourceElement(b: ExprBuilder, c: Children): SourceElement {
   const w = node(c, 'watermarkDef');
   if (w) {
     const wc = w.children as Children;
-    return { kind: 'watermark', def: { column: v<Ident>(b, node(wc, 'column')), expr: v<Expr>(b, node(wc, 'expr')), span: b.spans.node(w) } };
+    return { kind: 'watermark', def: { column: identAt(wc, 'column', b.spans), expr: v<Expr>(b, node(wc, 'expr')), span: b.spans.node(w) } };
   }
   const pk = node(c, 'primaryKeyDef');
   if (pk) {
-    const cols = nodes(pk.children as Children, 'columns').map((x) => b.visit(x) as Ident);
+    const cols = identsAt(pk.children as Children, 'columns', b.spans);
     return { kind: 'pk', def: { columns: cols, span: b.spans.node(pk) } };
   }
   const col = need(node(c, 'columnDef'));
@@ -90,7 +90,7 @@ export function buildSourceElement(b: ExprBuilder, c: Children): SourceElement {
   return {
     kind: 'column',
     def: {
-      name: v<Ident>(b, node(cc, 'name')),
+      name: identAt(cc, 'name', b.spans),
       type: t.type,
       typeSpan: t.span,
       metadataFrom: mk ? { key: unquoteString(mk.image), span: b.spans.token(mk) } : null,
@@ -136,7 +136,7 @@ export function buildView(b: ExprBuilder, n: CstNode): Statement {
   const onLate = node(c, 'onLateClause');
   return {
     kind: 'view',
-    name: v<Ident>(b, node(c, 'name')),
+    name: identAt(c, 'name', b.spans),
     query: v<Query>(b, node(c, 'query')),
     emit: emit ? { mode: emit.children.CHANGES ? 'changes' : 'on_window_close', span: b.spans.node(emit) } : null,
     allowedLateness: lateness ? v<IntervalLit>(b, lateness) : null,
@@ -149,8 +149,8 @@ export function buildView(b: ExprBuilder, n: CstNode): Statement {
 function buildOnLate(b: ExprBuilder, n: CstNode): OnLate {
   const c = n.children as Children;
   const span = b.spans.node(n);
-  const target = node(c, 'target');
-  if (target) return { kind: 'to', target: v<Ident>(b, target), span };
+  const target = optIdentAt(c, 'target', b.spans);
+  if (target) return { kind: 'to', target, span };
   return { kind: 'drop', span };
 }
 
@@ -160,7 +160,7 @@ export function buildSink(b: ExprBuilder, n: CstNode): Statement {
   const query = node(c, 'query');
   return {
     kind: 'sink',
-    name: v<Ident>(b, node(c, 'name')),
+    name: identAt(c, 'name', b.spans),
     from: from ? v<QualifiedName>(b, from) : null,
     query: query ? v<Query>(b, query) : null,
     options: opts(b, c),
@@ -170,7 +170,7 @@ export function buildSink(b: ExprBuilder, n: CstNode): Statement {
 
 export function buildCatalog(b: ExprBuilder, n: CstNode): Statement {
   const c = n.children as Children;
-  return { kind: 'catalog', name: v<Ident>(b, node(c, 'name')), options: opts(b, c), span: b.spans.node(n) };
+  return { kind: 'catalog', name: identAt(c, 'name', b.spans), options: opts(b, c), span: b.spans.node(n) };
 }
 
 export function buildCompaction(b: ExprBuilder, n: CstNode): Statement {
@@ -178,8 +178,8 @@ export function buildCompaction(b: ExprBuilder, n: CstNode): Statement {
   const schedule = node(c, 'schedule');
   return {
     kind: 'compaction',
-    name: v<Ident>(b, node(c, 'name')),
-    target: v<Ident>(b, node(c, 'target')),
+    name: identAt(c, 'name', b.spans),
+    target: identAt(c, 'target', b.spans),
     actions: nodes(c, 'compactionAction').map((a) => b.visit(a) as CompactionAction),
     schedule: schedule ? v<IntervalLit>(b, schedule) : null,
     span: b.spans.node(n),
@@ -187,9 +187,8 @@ export function buildCompaction(b: ExprBuilder, n: CstNode): Statement {
 }
 
 function checkField(b: ExprBuilder, c: Children, expected: string): void {
-  const f = node(c, 'field');
-  if (!f) return;
-  const id = b.visit(f) as Ident;
+  const id = optIdentAt(c, 'field', b.spans);
+  if (!id) return;
   if (id.name !== expected) b.spans.ctx.diagnostics.report('syntax-bad-compaction-field', id.span, { expected, found: id.name });
 }
 

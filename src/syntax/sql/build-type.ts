@@ -25,8 +25,7 @@ export interface TypeSink {
 
 export function buildType(b: TypeSink, n: CstNode): { type: SqlType; span: Span } {
   const c = n.children as Children;
-  const nameNode = need(node(c, 'typeName'));
-  const nameTok = need(tok(nameNode.children as Children, 'IdentCat'));
+  const nameTok = need(tok(c, 'typeName'));
   const name = nameTok.image.startsWith('"') ? nameTok.image.slice(1, -1) : nameTok.image.toLowerCase();
   const span = b.spans.node(n);
   const params = toks(c, 'params');
@@ -134,7 +133,7 @@ export function buildType(b: TypeSink, n: CstNode): { type: SqlType; span: Span 
           return { name: '?', type: buildType(b, first).type };
         }
         const fc = first.children as Children;
-        const fieldName = identFromToken(need(tok(need(node(fc, 'typeName')).children as Children, 'IdentCat')), b.spans);
+        const fieldName = identFromToken(need(tok(fc, 'typeName')), b.spans);
         if (fc.params || fc.typeArg || fc.NULL) bad(`field '${fieldName.name}' is written 'name TYPE'`);
         return { name: fieldName.name, type: buildType(b, second).type };
       });

@@ -90,3 +90,17 @@ export function identFromToken(t: IToken, spans: SpanMaker): Ident {
 export function unquoteString(image: string): string {
   return image.slice(1, -1).replace(/''/g, "'");
 }
+
+/** The identifier token under `key` (the grammar consumes names as tokens, not sub-rules). */
+export function identAt(c: Children, key: string, spans: SpanMaker, i = 0): Ident {
+  return identFromToken(need(tok(c, key, i)), spans);
+}
+
+export function optIdentAt(c: Children, key: string, spans: SpanMaker): Ident | null {
+  const t = tok(c, key);
+  return t ? identFromToken(t, spans) : null;
+}
+
+export function identsAt(c: Children, key: string, spans: SpanMaker): Ident[] {
+  return toks(c, key).map((t) => identFromToken(t, spans));
+}

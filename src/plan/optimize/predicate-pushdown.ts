@@ -1,5 +1,5 @@
 // Optimizer pass: predicate pushdown. Moves the AND-conjuncts of a filter below the operator
-// it reads when that cannot change any result: below a project when they read only
+// it reads when that cannot change any result: into a filter below (merged); below a project when they read only
 // passed-through columns; into every input of a union; below a window or group aggregate only
 // when they read only (passed-through) group keys and no late rows are routed to a sink; into
 // the left input of a join (and the right of an inner interval join), never into the
@@ -87,10 +87,21 @@ function freshId(plan: PlanDoc, base: string): string {
   return `${base}_${n}`;
 }
 
+/**
+ * A filter on a filter becomes one filter (the lower one's id and place, its conjuncts first),
+ * which can then move further down as a whole or in part.
+ */
+function mergeInto(plan: PlanDoc, f: FilterOp, below: FilterOp): PlanDoc {
+  const merged: FilterOp = { ...below, predicate: andAll([...conjuncts(below.predicate), ...conjuncts(f.predicate)]) };
+  const out = rewire(plan, f.id, below.id);
+  return { ...out, operators: out.operators.filter((o) => o.id !== f.id).map((o) => (o.id === below.id ? merged : o)) };
+}
+
 /** One pushdown of filter `f`, or null when nothing of it can move. */
 function pushOnce(plan: PlanDoc, f: FilterOp): PlanDoc | null {
   const below = plan.operators.find((o) => o.id === f.inputs[0]);
   if (!below || consumerCount(plan, below.id) !== 1 || isExposed(plan, below.id)) return null;
+  if (below.op === 'filter') return mergeInto(plan, f, below);
   const targets = targetsFor(plan, below);
   if (targets.length === 0) return null;
 

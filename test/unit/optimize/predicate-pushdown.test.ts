@@ -182,6 +182,31 @@ test('filters travel down several levels until they cannot move', () => {
   assert.deepEqual(moved.predicate, E.cmp('eq', E.col('cust', T.bigint()), E.bigint(1)));
 });
 
+test('a filter on a filter merges into it and the merged conditions move on', () => {
+  const b = base();
+  const p = b.project(b.scan('orders', 's'), (c) => [['cust', c('cust')], ['big', E.call('mul', [c('amount'), E.int(2)], T.decimal(13, 2))]], 'p');
+  const lower = b.filter(p, (c) => E.cmp('gt', c('big'), E.dec('10', 2, 0)), 'lower');
+  const upper = b.filter(lower, (c) => E.cmp('eq', c('cust'), E.bigint(1)), 'upper');
+  b.sink({ name: 'out', connector: 'stdout', input: upper });
+  const after = pushDownPredicates(b.build());
+  // upper merges into lower; cust = 1 then moves below the project, big > 10 cannot.
+  assert.deepEqual(ids(after), ['scan:s<', 'filter:lower_0<s', 'project:p<lower_0', 'filter:lower<p']);
+  assert.equal(after.sinks[0]!.input, 'lower');
+  const kept = after.operators[3]!;
+  assert.ok(kept.op === 'filter');
+  assert.deepEqual(kept.predicate, E.cmp('gt', E.col('big', T.decimal(13, 2)), E.dec('10', 2, 0)));
+});
+
+test('a filter that is a view is not merged into', () => {
+  const b = base();
+  const lower = b.filter(b.scan('orders', 's'), (c) => E.cmp('gt', c('amount'), E.dec('10', 2, 0)), 'lower');
+  b.view('big', lower);
+  const upper = b.filter(lower, (c) => E.cmp('eq', c('cust'), E.bigint(1)), 'upper');
+  b.sink({ name: 'out', connector: 'stdout', input: upper });
+  const before = b.build();
+  assert.deepEqual(pushDownPredicates(before), before);
+});
+
 test('the pass changes no sink or view output schema, and leaves valid plans', () => {
   const cases: [string, () => PlanDoc][] = [
     ...Object.entries(ALL_FIXTURES),

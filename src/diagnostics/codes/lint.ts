@@ -114,7 +114,8 @@ warning on that sink with a \`-- pipec:allow clickhouse-duplicates-on-replay\` c
 (86400000 / commit_interval in ms) x partitions written per commit, where a bucket[N]
 partition field counts N, an identity field counts the column's known distinct values, and a
 time transform (year, month, day, hour) counts 1 because streaming data is mostly recent.
-Unknown factors count 1, so the estimate is a lower bound.
+Unknown factors count 1, so the estimate is a lower bound. pipec warns above 1,000 files a
+day, unless a compaction policy with REWRITE DATA FILES covers the sink.
 
 Thousands of small files a day slow every reader (one request per file, per-file metadata in
 every manifest) and make commits slower as manifests grow. Raise the commit interval, or let a

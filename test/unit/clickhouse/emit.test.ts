@@ -8,7 +8,8 @@ import { clickhouseCodes } from '../../../src/diagnostics/codes/clickhouse.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import { T } from '../../../src/types/sql-type.ts';
 import type { IrSource, PlanDoc } from '../../../src/plan/ir.ts';
-import { agg, BID_PRICE, bidSource, bidWindowPlan, chSink, col, kafkaSource, opt, plan, ref, scan, span, windowAgg } from '../../fixtures/clickhouse/plan-builder.ts';
+import { agg, bidWindowPlan, chSink, col, kafkaSource, opt, plan, ref, scan } from '../../fixtures/clickhouse/plan-builder.ts';
+import { groupAggPlan, plainSourcePlan, sinkPlan, temporalJoinPlan } from '../../fixtures/clickhouse/plans.ts';
 
 const codes = (p: PlanDoc, sourceMode: 'kafka' | 'insertable' = 'kafka'): string[] => emitClickHouse(p, { sourceMode }).diagnostics.items.map((d) => d.code);
 
@@ -24,8 +25,7 @@ test('SESSION windows are an error that names the difference and the nearest for
 
 test('file and datagen sources: a warning and the nearest form, a plain table to insert into', () => {
   for (const connector of ['file', 'datagen'] as const) {
-    const src: IrSource = { ...kafkaSource('events', [col('n', T.int())]), connector, format: connector === 'file' ? 'ndjson' : null };
-    const out = emitClickHouse(plan('p', { sources: [src], operators: [scan('s', src)], views: [{ name: 'v', operator: 's', span }] }));
+    const out = emitClickHouse(plainSourcePlan(connector));
     const d = out.diagnostics.items.find((x) => x.code === 'clickhouse-source-connector-unsupported');
     assert.equal(d?.severity, 'warning');
     assert.match(d!.message, new RegExp(`'${connector}'`));
@@ -57,12 +57,6 @@ test('window aggregates warn about the missing watermark and late rows; FIRST/LA
   // EMIT CHANGES needs no watermark, so that warning goes.
   assert.ok(!codes(bidWindowPlan({ kind: 'tumble', sizeMs: 60_000, offsetMs: 0 }, undefined, { emit: 'changes' })).includes('clickhouse-no-watermark'));
 });
-
-function sinkPlan(orderBy: string[], aggFn: 'sum' | 'max'): PlanDoc {
-  const src = bidSource();
-  const w = windowAgg('w', 's', { kind: 'tumble', sizeMs: 60_000, offsetMs: 0 }, 'bidtime', [{ name: 'item', expr: ref('item', T.string()) }], [agg('v', aggFn, ref('price', BID_PRICE), T.decimal(38, 2))]);
-  return plan('p', { sources: [src], operators: [scan('s', src), w], sinks: [chSink('out', 'w', w.schema, 'analytics.out', {}, { orderBy })] });
-}
 
 test('aggregating sink: ORDER BY without the group key is extended and warned about', () => {
   const out = emitClickHouse(sinkPlan(['window_start'], 'max'));
@@ -116,4 +110,13 @@ test('CONTEXT.md lists every ClickHouse diagnostic code, one line each', () => {
   const listed = [...md.matchAll(/^\| `(clickhouse-[a-z-]+)`/gm)].map((m) => m[1]);
   assert.deepEqual(listed.sort(), Object.keys(clickhouseCodes).sort());
   void opt;
+});
+
+test('temporal joins warn that ClickHouse reads the latest version; group aggregates that state_ttl is ignored', () => {
+  const t = emitClickHouse(temporalJoinPlan());
+  assert.ok(t.diagnostics.items.some((d) => d.code === 'clickhouse-temporal-join-latest'));
+  assert.ok(t.diagnostics.items.some((d) => d.code === 'clickhouse-mv-join-left-only'));
+  assert.match(t.sql, /FROM `crm`\.`customers` FINAL WHERE \(`_is_deleted` = 0\)/);
+  const g = emitClickHouse(groupAggPlan());
+  assert.ok(g.diagnostics.items.some((d) => d.code === 'clickhouse-state-ttl-ignored' && d.message.includes('1 d')));
 });

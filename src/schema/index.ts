@@ -23,6 +23,11 @@ export interface SchemaLoaderOptions {
   env: EnvResolver;
   /** Per request to the registry or the database; default 5000 ms. */
   timeoutMs?: number;
+  /**
+   * Spans and messages name schema files relative to this folder (default: the process's
+   * cwd), like spec files, so diagnostics do not depend on where the checkout lives.
+   */
+  cwd?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -178,6 +183,11 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     }
   }
 
+  function shownPath(abs: string): string {
+    const rel = path.relative(opts.cwd ?? process.cwd(), abs);
+    return rel === '' ? '.' : path.isAbsolute(rel) ? abs : rel;
+  }
+
   function checkFormat(req: SchemaRequest, kind: SchemaKind, diags: DiagnosticBag): boolean {
     if (formatFits(req.format, kind)) return true;
     diags.report('schema-format-mismatch', req.span, { format: req.format ?? '', schemaKind: SCHEMA_KIND_NAMES[kind], ref: req.ref });
@@ -194,23 +204,24 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
       diags.report('schema-ref-invalid', req.span, { ref: req.ref, reason: `'#${fragment}' names a message, which only .proto files have` });
       return null;
     }
-    const file = path.isAbsolute(relPath) ? relPath : path.join(opts.baseDir, relPath);
-    const text = readText(file);
+    const abs = path.resolve(opts.baseDir, relPath);
+    const file = shownPath(abs);
+    const text = readText(abs);
     if (typeof text !== 'string') {
       diags.report('schema-file-unreadable', req.span, { path: file, reason: text.error });
       return null;
     }
     const origin: SchemaOrigin = { display: relPath, file, optionSpan: req.span, diags };
-    const dir = path.dirname(file);
+    const dir = path.dirname(abs);
     const resolveImport = (name: string): ProtoFile | { error: string } => {
       // protoc resolves imports against include roots; the importing file's folder and the
       // spec's folder are the two roots a spec can rely on without a protoc command line.
       for (const root of [dir, opts.baseDir]) {
-        const p = path.join(root, name);
+        const p = path.resolve(root, name);
         const t = readText(p);
-        if (typeof t === 'string') return { name, text: t, file: p };
+        if (typeof t === 'string') return { name, text: t, file: shownPath(p) };
       }
-      return { error: `not found next to ${relPath} or in ${opts.baseDir}` };
+      return { error: `not found next to ${relPath} or in ${shownPath(path.resolve(opts.baseDir))}` };
     };
     const mapped = mapText(kind, text, origin, fragment, [], resolveImport);
     return mapped ? finish(mapped, kind, `file:${relPath}${fragment ? `#${fragment}` : ''}`) : null;

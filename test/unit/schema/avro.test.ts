@@ -2,7 +2,9 @@
 // and the errors a user gets for schemas with no SQL type.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codes, columns, fixturesDir, load, optionSpan, specsDir } from './helpers.ts';
+import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
+import { createSchemaLoader } from '../../../src/schema/index.ts';
+import { codes, columns, fixturesDir, load, optionSpan, shown, specsDir } from './helpers.ts';
 
 test('specs/schemas/orders.avsc maps to the columns the orders pipeline declares', async () => {
   const { schema, bag } = await load(specsDir, 'file:schemas/orders.avsc', 'avro');
@@ -63,7 +65,7 @@ test('a union of several non-null types is refused, naming the field and branche
   assert.deepEqual(bag.items[0]!.span, optionSpan);
   // The label points at the union's `[` in the schema file: line 8, column 92.
   const label = bag.items[0]!.labels[0]!.span;
-  assert.deepEqual([label.file, label.start.line, label.start.column], [`${fixturesDir}/avro/union.avsc`, 8, 92]);
+  assert.deepEqual([label.file, label.start.line, label.start.column], [shown(fixturesDir, 'avro/union.avsc'), 8, 92]);
 });
 
 test('a recursive record is refused', async () => {
@@ -95,7 +97,7 @@ test('a JSON syntax error points at its line and column in the schema file', asy
   assert.deepEqual(d.span, optionSpan);
   // Line 5 is `    { "name": "a" "type": "int" }`: the parser stops at `"type"`, column 19.
   assert.deepEqual(d.params, { path: 'avro/syntax-error.avsc', line: 5, column: 19, detail: "Expected ',' or '}' after property value" });
-  assert.equal(d.labels[0]!.span.file, `${fixturesDir}/avro/syntax-error.avsc`);
+  assert.equal(d.labels[0]!.span.file, shown(fixturesDir, 'avro/syntax-error.avsc'));
   assert.deepEqual([d.labels[0]!.span.start.line, d.labels[0]!.span.start.column], [5, 19]);
 });
 
@@ -120,15 +122,22 @@ test('a file starting with a byte-order mark still parses', async () => {
   assert.deepEqual(columns(schema), ['id INT NOT NULL']);
 });
 
-test('a missing file names the path it looked at, resolved against the spec folder', async () => {
+test('a missing file names the path it looked at, resolved against the spec folder, relative to the cwd', async () => {
   const { schema, bag } = await load(specsDir, 'file:schemas/nope.avsc');
   assert.equal(schema, null);
   assert.deepEqual(codes(bag), ['schema-file-unreadable']);
-  assert.equal(bag.items[0]!.message, `cannot read schema file '${specsDir}/schemas/nope.avsc': no such file`);
+  assert.equal(bag.items[0]!.message, `cannot read schema file '${shown(specsDir, 'schemas/nope.avsc')}': no such file`);
   assert.deepEqual(bag.items[0]!.span, optionSpan);
 });
 
 test('an unknown extension and an unknown scheme are reference errors', async () => {
   assert.deepEqual(codes((await load(specsDir, 'file:schemas/orders.xsd')).bag), ['schema-format-unknown']);
   assert.deepEqual(codes((await load(specsDir, 'schemas/orders.avsc')).bag), ['schema-ref-invalid']);
+});
+
+test('the cwd option decides how schema files are named in spans', async () => {
+  const bag = new DiagnosticBag();
+  const loader = createSchemaLoader({ baseDir: fixturesDir, cwd: fixturesDir, env: { get: () => undefined } });
+  await loader.load({ ref: 'file:avro/union.avsc', format: null, span: optionSpan }, bag);
+  assert.equal(bag.items[0]!.labels[0]!.span.file, 'avro/union.avsc');
 });

@@ -37,4 +37,7 @@ export async function load(
 /** `name TYPE` per field, as a user would declare the column. */
 export const columns = (s: LoadedSchema | null): string[] => (s ? s.fields.map((f) => `${f.name} ${formatSqlType(f.type)}`) : []);
 
+/** How diagnostics name a schema file: relative to the cwd, like spec files (never machine-specific). */
+export const shown = (dir: string, file: string): string => path.relative(process.cwd(), path.join(dir, file));
+
 export const codes = (bag: DiagnosticBag): string[] => bag.items.map((d) => d.code);

@@ -117,6 +117,11 @@ export class IcebergTableWriter {
     return files;
   }
 
+  /** Writes data files for `rows` under the table's current spec (used by compaction rewrites). */
+  writeFilesFor(meta: TableMetadata, rows: Row[]): DataFile[] {
+    return this.writeDataFiles(meta, rows);
+  }
+
   /** Creates the table from generated metadata when the catalog does not have it yet. */
   async ensureTable(metadata: TableMetadata): Promise<LoadedTable> {
     const existing = await this.catalog.load(this.ident);
@@ -238,8 +243,10 @@ export class IcebergTableWriter {
         // Rewrite the manifest: replaced files become DELETED in this snapshot, others EXISTING.
         const rewritten = mine.map(({ entry, sequenceNumber }) => {
           const gone = replaced.has(entry.dataFile.filePath);
-          if (gone) {
+          if (gone && entry.dataFile.content === CONTENT.DATA) {
             removed = { ...removed, dataFiles: removed.dataFiles + 1, records: removed.records + entry.dataFile.recordCount, bytes: removed.bytes + entry.dataFile.fileSizeInBytes };
+          } else if (gone) {
+            removed = { ...removed, deleteFiles: removed.deleteFiles + 1, positionDeletes: removed.positionDeletes + entry.dataFile.recordCount };
           }
           return { ...entry, status: gone ? STATUS.DELETED : STATUS.EXISTING, snapshotId: gone ? snapshotId : entry.snapshotId, sequenceNumber: Number(sequenceNumber), fileSequenceNumber: entry.fileSequenceNumber ?? Number(sequenceNumber) };
         });
@@ -265,6 +272,24 @@ export class IcebergTableWriter {
       if (attempt > this.retry.maxRetries) throw new CommitFailedError(`commit to ${this.ident.name} failed after ${attempt} attempts: the table kept changing underneath`);
       await this.sleep(backoff(attempt, this.retry, this.random));
     }
+  }
+}
+
+/** Commits a metadata-only change (no new snapshot) with the same optimistic retry loop. */
+export async function commitMetadataChange(
+  writer: IcebergTableWriter,
+  change: (base: LoadedTable) => Promise<TableMetadata | null>,
+  retry: RetryPolicy = { maxRetries: 10, minWaitMs: 100, maxWaitMs: 60_000 },
+  random: () => number = Math.random,
+): Promise<LoadedTable> {
+  for (let attempt = 1; ; attempt++) {
+    const base = await writer.load();
+    const next = await change(base);
+    if (next === null) return base;
+    const outcome = await writer.catalog.commit(writer.ident, base, next);
+    if (outcome.ok) return outcome.table;
+    if (attempt > retry.maxRetries) throw new CommitFailedError(`metadata commit to ${writer.ident.name} failed after ${attempt} attempts`);
+    await new Promise((r) => setTimeout(r, backoff(attempt, retry, random)));
   }
 }
 

@@ -5,6 +5,7 @@ import { foldConstants } from './constant-fold.ts';
 import { setPaneSizes } from './pane-sizes.ts';
 import { pushDownPredicates } from './predicate-pushdown.ts';
 import { pruneProjections } from './projection-pruning.ts';
+import { isWellFormed } from './plan-edit.ts';
 import { shareScans } from './shared-scans.ts';
 
 export { foldConstants, pushDownPredicates, pruneProjections, shareScans, setPaneSizes };
@@ -19,5 +20,6 @@ export const PASSES: readonly { name: string; run: (p: PlanDoc) => PlanDoc }[] =
 ];
 
 export function optimizePlan(plan: PlanDoc): PlanDoc {
+  if (!isWellFormed(plan)) return plan;
   return PASSES.reduce((p, pass) => pass.run(p), plan);
 }

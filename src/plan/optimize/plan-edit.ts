@@ -57,3 +57,22 @@ export function refreshPassThroughSchemas(plan: PlanDoc): PlanDoc {
   });
   return { ...plan, operators };
 }
+
+/**
+ * Whether the passes can rely on the plan's references: every input names an earlier operator,
+ * every scan an existing source, every view and sink an operator. A plan the checker built
+ * around errors may not be; the optimizer then leaves it as it is.
+ */
+export function isWellFormed(plan: PlanDoc): boolean {
+  const seen = new Set<string>();
+  const sources = new Set(plan.sources.map((s) => s.id));
+  for (const o of plan.operators) {
+    if (seen.has(o.id) || !o.inputs.every((i) => seen.has(i))) return false;
+    if (o.op === 'scan' && !sources.has(o.source)) return false;
+    seen.add(o.id);
+  }
+  return (
+    plan.views.every((v) => seen.has(v.operator)) &&
+    plan.sinks.every((s) => (s.input === null || seen.has(s.input)) && s.lateFrom.every((l) => seen.has(l)))
+  );
+}

@@ -8,6 +8,10 @@ import { formatDuration } from './format.ts';
 
 const names = (xs: readonly string[]) => xs.map(quoteIdentIfNeeded).join(', ');
 
+function keysText(keys: { name: string }[]): string {
+  return keys.length ? `keys (${names(keys.map((g) => g.name))})` : 'no grouping key';
+}
+
 function lateText(l: LateHandling): string {
   switch (l.kind) {
     case 'drop':
@@ -40,7 +44,7 @@ export function operatorParts(o: IrOperator, sources: Map<string, IrSource>): st
     case 'window_agg':
       return [
         windowText(o.window, o.windowTimeColumn),
-        `keys (${names(o.groupKeys.map((g) => g.name))})`,
+        keysText(o.groupKeys),
         o.aggregates.map(aggregateText).join(', '),
         o.emit === 'changes' ? 'emit changes' : 'emit on window close',
         ...(o.allowedLatenessMs ? [`allowed lateness ${formatDuration(o.allowedLatenessMs)}`] : []),
@@ -48,7 +52,7 @@ export function operatorParts(o: IrOperator, sources: Map<string, IrSource>): st
         ...(o.paneMs !== null ? [`panes of ${formatDuration(o.paneMs)}`] : []),
       ];
     case 'group_agg':
-      return [`keys (${names(o.groupKeys.map((g) => g.name))})`, o.aggregates.map(aggregateText).join(', ')];
+      return [keysText(o.groupKeys), o.aggregates.map(aggregateText).join(', ')];
     case 'interval_join': {
       const keys = o.leftKeys.map((k, i) => `${exprText(k, true)} = ${exprText(o.rightKeys[i]!, true)}`);
       return [

@@ -55,3 +55,13 @@ test('linting does not modify the plan', () => {
     assert.equal(JSON.stringify(plan), before);
   }
 });
+
+test('lints read plans built around checker errors without failing', () => {
+  for (const make of Object.values(F.ALL_FIXTURES)) {
+    const plan = make();
+    // Dangling references everywhere: no scans, no sources.
+    plan.operators = plan.operators.filter((o) => o.op !== 'scan');
+    plan.sources = [];
+    assert.deepEqual(lint(plan).filter((d) => d.code === 'internal-error'), []);
+  }
+});

@@ -26,3 +26,12 @@ test('optimizePlan sets panes and prunes in one go (IoT HOP)', () => {
   // Late rows carry every input column, so nothing is pruned here.
   assert.deepEqual(after.sources[0]!.usedColumns, ['device_id', 'site', 'temperature', 'humidity', 'reading_ts']);
 });
+
+test('a plan with dangling references (built around checker errors) is returned unchanged', () => {
+  const plan = ALL_FIXTURES['ordersRevenue']!();
+  plan.operators = plan.operators.filter((o) => o.op !== 'scan');
+  assert.equal(optimizePlan(plan), plan);
+  const noSource = ALL_FIXTURES['fanOut']!();
+  noSource.sources = [];
+  assert.equal(optimizePlan(noSource), noSource);
+});

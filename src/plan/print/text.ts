@@ -39,21 +39,48 @@ function printTree(id: string, prefix: string, last: boolean, label: string, ctx
   });
 }
 
+/**
+ * The operators a source's watermark reaches, as a tree from its scans: straight chains on one
+ * line joined by arrows, branches where the stream fans out, stopping where the event-time
+ * column is no longer carried.
+ */
 function watermarkLines(plan: PlanDoc, src: IrSource): string[] {
+  const reached = new Map<string, IrOperator>();
   const carriers = new Set<string>();
-  const path: string[] = [];
   for (const o of plan.operators) {
     const fromSource = o.op === 'scan' && o.source === src.id;
     if (!fromSource && !o.inputs.some((i) => carriers.has(i))) continue;
-    let note: string;
-    if (o.op === 'window_agg') note = o.timeColumn ? `closes windows, then ${o.timeColumn}` : 'closes windows';
-    else if (o.timeColumn) note = o.timeColumn;
-    else note = 'time column not carried on';
-    path.push(`${o.id} (${note})`);
+    reached.set(o.id, o);
     if (o.timeColumn) carriers.add(o.id);
   }
+  const label = (o: IrOperator): string => {
+    if (o.op === 'window_agg') return `${o.id} (${o.timeColumn ? `closes windows, then ${o.timeColumn}` : 'closes windows'})`;
+    return `${o.id} (${o.timeColumn ?? 'time column not carried on'})`;
+  };
+  const children = (id: string): IrOperator[] => (carriers.has(id) ? [...reached.values()].filter((o) => o.inputs.includes(id)) : []);
   const lines = [`  ${src.name}: ${watermarkText(src)}`];
-  if (path.length) lines.push(`    ${path.join(' → ')}`);
+  const shown = new Set<string>();
+  const render = (o: IrOperator, head: string, rest: string): void => {
+    if (shown.has(o.id)) {
+      lines.push(`${head}${o.id} (shown above)`);
+      return;
+    }
+    shown.add(o.id);
+    let text = label(o);
+    let end = o;
+    for (let next = children(end.id); next.length === 1 && !shown.has(next[0]!.id); next = children(end.id)) {
+      end = next[0]!;
+      shown.add(end.id);
+      text += ` → ${label(end)}`;
+    }
+    lines.push(`${head}${text}`);
+    const branches = children(end.id);
+    branches.forEach((c, i) => {
+      const last = i === branches.length - 1;
+      render(c, `${rest}${last ? '└─ ' : '├─ '}`, `${rest}${last ? '   ' : '│  '}`);
+    });
+  };
+  for (const o of reached.values()) if (o.op === 'scan') render(o, '    ', '    ');
   return lines;
 }
 

@@ -112,3 +112,25 @@ test('an interval join shows its keys and time bounds', () => {
     /interval_join join_customer \(view orders_enriched\): inner join on left\.customer_id = right\.id; left\.order_ts - right\.updated_at in \[-5 min, 0 s\] \[append; bounded by join interval 5 min\]/,
   );
 });
+
+test('the watermark path branches where the stream fans out', () => {
+  const plan = clicksPerUser();
+  const s = plan.operators.find((o) => o.id === 's')!;
+  // A second reader of the scan that drops the time column.
+  plan.operators.push({
+    op: 'project', id: 'users', inputs: ['s'], exprs: [{ name: 'user', expr: E.col('user', T.string(false)) }],
+    schema: [{ name: 'user', type: T.string(false), metadataFrom: null }], changelog: 'append', upsertKey: null,
+    stateBound: { kind: 'stateless' }, timeColumn: null, span: s.span,
+  });
+  plan.views.push({ name: 'users', operator: 'users', span: s.span });
+  const text = printPlanText(plan);
+  assert.ok(
+    text.endsWith(`watermarks
+  clicks: ts - 2 s, idle timeout 10 s
+    s (ts)
+    ├─ f (ts) → w (closes windows)
+    └─ users (time column not carried on)
+`),
+    text,
+  );
+});

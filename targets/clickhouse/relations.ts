@@ -41,6 +41,10 @@ export function compileOperator(ctx: EmitContext, op: IrOperator, owner: string,
         ctx.bag.report('clickhouse-operator-unsupported', op.span, { operator: 'aggregation', reason: 'its input is itself an aggregate, which ClickHouse merges only when read' });
         return null;
       }
+      if (rel.changelog) {
+        ctx.bag.report('clickhouse-operator-unsupported', op.span, { operator: 'aggregation', reason: 'its input is a CDC changelog: updates and deletes would need to retract earlier rows, and materialized views only add' });
+        return null;
+      }
       if (op.op === 'group_agg' && op.aggregates.some((a) => a.fn === 'first_value' || a.fn === 'last_value')) {
         ctx.bag.report('clickhouse-operator-unsupported', op.span, { operator: 'FIRST_VALUE/LAST_VALUE', reason: 'without a window there is no event time to order the values by' });
         return null;

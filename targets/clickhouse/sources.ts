@@ -81,6 +81,10 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
   }
   let engine = 'Kafka';
   const comments = [`source ${src.name}: Kafka topic ${topic}, format ${src.format ?? 'json'}`];
+  const startup = optionText(src.options['startup']);
+  // The Kafka engine resumes from the group's committed offsets; where a new group starts is librdkafka's
+  // auto.offset.reset, a server-level setting (<kafka><auto_offset_reset>), not a table setting.
+  if (startup === 'earliest' || startup === 'latest') comments.push(`startup = '${startup}': set <kafka><auto_offset_reset>${startup === 'earliest' ? 'smallest' : 'largest'}</auto_offset_reset></kafka> in the server config for a new consumer group`);
   if (collected.length) {
     const vars = [...new Set(secret.flatMap(([, o]) => o.envVars))];
     const coll = 'pipec_' + vars.map((v) => v.replace(/^PIPEC_/, '').toLowerCase()).join('__');

@@ -33,7 +33,7 @@ export const clickhouseCodes = {
     message: (p) => `the ClickHouse target cannot express this ${p.operator}: ${p.reason}`,
     help: () => 'build this pipeline with the runtime target, or restructure the view so that aggregation is the last step before the sink',
     explain:
-      'ClickHouse runs a pipeline as materialized views that fire on inserts. An aggregate is stored as partial states that are merged only when read, so nothing can fire downstream of it: a window over the output of another aggregation, or a join or union whose input is an aggregate, has no insert to react to. pipec reports the operator instead of emitting DDL that computes something else.',
+      'ClickHouse runs a pipeline as materialized views that fire on inserts. An aggregate is stored as partial states that are merged only when read, so nothing can fire downstream of it: a window over the output of another aggregation, or a join or union whose input is an aggregate, has no insert to react to. Likewise an aggregate over a CDC changelog would have to retract the old version of an updated row, and a materialized view can only add. pipec reports the operator instead of emitting DDL that computes something else.',
   }),
   'clickhouse-no-watermark': def<{ view: string; delay: string }>({
     severity: 'warning',

@@ -134,3 +134,26 @@ test('filter + projection view, and undecodable records go to the dead-letter ta
   assert.deepEqual(types, [{ t: 'Nullable(Decimal(21, 2))' }]);
   void col;
 });
+
+test("TUMBLE offsets assign windows as the Flink documentation's Window Offset table says", async () => {
+  // Record 2021-06-30 00:00:04, TUMBLE of 10 minutes; documented window per offset (minutes).
+  const documented: [number, string, string][] = [
+    [-16, '2021-06-29 23:54:00.000', '2021-06-30 00:04:00.000'],
+    [-6, '2021-06-29 23:54:00.000', '2021-06-30 00:04:00.000'],
+    [-4, '2021-06-29 23:56:00.000', '2021-06-30 00:06:00.000'],
+    [0, '2021-06-30 00:00:00.000', '2021-06-30 00:10:00.000'],
+    [4, '2021-06-29 23:54:00.000', '2021-06-30 00:04:00.000'],
+    [6, '2021-06-29 23:56:00.000', '2021-06-30 00:06:00.000'],
+    [16, '2021-06-29 23:56:00.000', '2021-06-30 00:06:00.000'],
+  ];
+  const script: string[] = [];
+  documented.forEach(([offset], k) => {
+    const p = bidWindowPlan({ kind: 'tumble', sizeMs: 600_000, offsetMs: offset * 60_000 }, undefined, { emit: 'changes' });
+    p.pipeline.name = `offset_${k}`;
+    script.push(emitClickHouse(p, { sourceMode: 'insertable' }).sql);
+    script.push(insert(`\`offset_${k}\`.\`bid\``, BID_COLS, [{ bidtime: '2021-06-30 00:00:04.000', price: '1.00', item: 'x' }]));
+    script.push(`SELECT window_start, window_end FROM \`offset_${k}\`.\`bid_windows\`;`);
+  });
+  const got = (await run(script.join('\n'))).map((rows) => rows.map((r) => [r['window_start'], r['window_end']]));
+  assert.deepEqual(got, documented.map(([, s, e]) => [[s, e]]));
+});

@@ -120,3 +120,15 @@ test('temporal joins warn that ClickHouse reads the latest version; group aggreg
   const g = emitClickHouse(groupAggPlan());
   assert.ok(g.diagnostics.items.some((d) => d.code === 'clickhouse-state-ttl-ignored' && d.message.includes('1 d')));
 });
+
+test('aggregating a CDC changelog is an error (it would need retractions); startup notes the server setting', async () => {
+  const { customers } = await import('../../fixtures/clickhouse/plans.ts');
+  const s = { ...scan('s', customers), changelog: 'upsert' as const, upsertKey: ['id'] };
+  const w = { ...(await import('../../fixtures/clickhouse/plan-builder.ts')).windowAgg('w', 's', { kind: 'tumble', sizeMs: 60_000, offsetMs: 0 }, 'updated_at', [], [agg('n', 'count_star', null, T.bigint(false))]) };
+  const out = emitClickHouse(plan('crm', { sources: [customers], operators: [s, w] }));
+  assert.ok(out.diagnostics.items.some((d) => d.code === 'clickhouse-operator-unsupported' && /changelog/.test(d.message)));
+  const k = kafkaSource('k', [col('n', T.int())], { options: { topic: opt('k'), startup: opt('earliest') } });
+  assert.match(emitClickHouse(plan('p', { sources: [k] })).sql, /-- startup = 'earliest': set <kafka><auto_offset_reset>smallest<\/auto_offset_reset><\/kafka>/);
+  void chSink;
+  void ref;
+});

@@ -24,12 +24,23 @@ export const JSON_SCHEMA_STRING_FORMAT_MAP: Readonly<Record<string, TypeOf>> = {
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+interface MetaValidator {
+  validateSchema(s: object): boolean | Promise<unknown>;
+  errors?: { instancePath: string; message?: string }[] | null;
+}
+// Compiling a meta-schema costs tens of milliseconds: one validator per draft per process.
+const validators = new Map<string, MetaValidator>();
+
 /** Draft 2019-09 and 2020-12 have their own meta-schemas; older drafts validate as draft-07. */
-function metaValidator(doc: Json): { validateSchema(s: object): boolean | Promise<unknown>; errors?: { instancePath: string; message?: string }[] | null } {
+function metaValidator(doc: Json): MetaValidator {
   const s = typeof doc.$schema === 'string' ? doc.$schema : '';
-  if (s.includes('2020-12')) return new Ajv2020({ strict: false });
-  if (s.includes('2019-09')) return new Ajv2019({ strict: false });
-  return new Ajv({ strict: false });
+  const draft = s.includes('2020-12') ? '2020-12' : s.includes('2019-09') ? '2019-09' : 'draft-07';
+  let v = validators.get(draft);
+  if (!v) {
+    v = draft === '2020-12' ? new Ajv2020({ strict: false }) : draft === '2019-09' ? new Ajv2019({ strict: false }) : new Ajv({ strict: false });
+    validators.set(draft, v);
+  }
+  return v;
 }
 
 /**

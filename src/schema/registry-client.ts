@@ -33,14 +33,18 @@ export class RegistryClient {
   readonly displayUrl: string;
   private readonly base: string;
   private readonly auth: string | null;
+  /** Why the URL cannot be used at all (not http/https), or null. */
+  private readonly invalid: string | null;
 
   constructor(url: string, private readonly timeoutMs: number) {
     this.displayUrl = redactUrl(url).replace(/\/+$/, '');
     let base = url.replace(/\/+$/, '');
     let auth: string | null = null;
+    let invalid: string | null = null;
     try {
       // fetch() refuses URLs with credentials: they go into a Basic auth header instead.
       const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') invalid = `PIPEC_SCHEMA_REGISTRY_URL must be an http:// or https:// URL, not ${u.protocol}`;
       if (u.username || u.password) {
         auth = 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
         u.username = '';
@@ -48,10 +52,11 @@ export class RegistryClient {
         base = u.toString().replace(/\/+$/, '');
       }
     } catch {
-      // Left as is: the request fails and reports the (redacted) URL as unreachable.
+      invalid = 'PIPEC_SCHEMA_REGISTRY_URL is not a URL (expected e.g. http://localhost:8081)';
     }
     this.base = base;
     this.auth = auth;
+    this.invalid = invalid;
   }
 
   async getVersion(subject: string, version: string): Promise<RegistryResult<RegistrySchema>> {
@@ -101,6 +106,7 @@ export class RegistryClient {
   }
 
   private async get(p: string): Promise<HttpAnswer> {
+    if (this.invalid) return { kind: 'failed', failure: { code: 'registry-unreachable', reason: this.invalid } };
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), this.timeoutMs);
     try {

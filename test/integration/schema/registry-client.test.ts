@@ -36,6 +36,9 @@ const moneyProto = 'syntax = "proto3";\npackage shop.common;\nmessage Money { st
 const paymentProto =
   'syntax = "proto3";\npackage shop.v1;\nimport "shop/common/money.proto";\nmessage Payment { string id = 1; shop.common.Money amount = 2; }\n';
 
+const addressJson = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+const visitsJson = JSON.stringify({ type: 'object', properties: { visitor: { type: 'string' }, where: { $ref: 'address.json' } }, required: ['visitor'] });
+
 let reg: RegistryFixture;
 before(async () => {
   reg = await startRegistryFixture({
@@ -50,6 +53,8 @@ before(async () => {
         { schema: paymentProto, schemaType: 'PROTOBUF', references: [{ name: 'shop/common/money.proto', subject: 'money-value', version: 1 }] },
       ],
       'xml-value': [{ schema: '<x/>', schemaType: 'XML' }],
+      'address-json': [{ schema: addressJson, schemaType: 'JSON' }],
+      'visits-value': [{ schema: visitsJson, schemaType: 'JSON', references: [{ name: 'address.json', subject: 'address-json', version: 1 }] }],
     },
     subjectConfig: { 'orders-value': 'FULL_TRANSITIVE' },
     globalCompatibility: 'NONE',
@@ -112,6 +117,20 @@ test('references are fetched: an Avro named type and a Protobuf import from othe
   const p = await loadRef('registry:payments-value', 'protobuf', reg.url);
   assert.deepEqual(codes(p.bag), []);
   assert.deepEqual(columns(p.schema), ['id STRING NOT NULL', 'amount ROW<currency STRING NOT NULL, units BIGINT NOT NULL>']);
+});
+
+test('a JSON Schema $ref to another subject is resolved through the references', async () => {
+  const { schema, bag } = await loadRef('registry:visits-value', 'json', reg.url);
+  assert.deepEqual(codes(bag), []);
+  assert.deepEqual(columns(schema), ['visitor STRING NOT NULL', 'where ROW<city STRING NOT NULL>']);
+});
+
+test('a URL that is not http(s) is reported without a request', async () => {
+  const a = await loadRef('registry:orders-value', 'avro', 'localhost:8081');
+  assert.deepEqual(codes(a.bag), ['registry-unreachable']);
+  assert.match(a.bag.items[0]!.message, /PIPEC_SCHEMA_REGISTRY_URL must be an http:\/\/ or https:\/\/ URL, not localhost:$/);
+  const b = await loadRef('registry:orders-value', 'avro', 'not a url');
+  assert.match(b.bag.items[0]!.message, /PIPEC_SCHEMA_REGISTRY_URL is not a URL/);
 });
 
 test('each subject version is fetched once per build, however many sources name it', async () => {

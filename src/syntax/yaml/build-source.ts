@@ -1,9 +1,9 @@
 // `sources:` entries → CreateSourceStmt: flattened connector options, `columns` (a mapping or a
 // list), `watermark: {column, delay | expr}`, `primary_key`, and datagen `fields` expanded to
 // the dotted options `fields.<col>.<opt>` the SQL form writes.
-import { isMap, isSeq, type Pair } from 'yaml';
+import { isMap, isSeq, type Pair, type Scalar } from 'yaml';
 import type { ColumnDef, CreateSourceStmt, Expr, Ident, OptionEntry, WatermarkDef } from '../ast.ts';
-import { withNullable } from '../../types/sql-type.ts';
+import { T, withNullable, type SqlType } from '../../types/sql-type.ts';
 import { parseTypeString } from './type-string.ts';
 import { hasUnclosedBracket } from './suggest.ts';
 import {
@@ -62,41 +62,48 @@ function buildColumns(b: Builder, node: unknown): ColumnDef[] {
   if (isMap(n)) {
     for (const p of pairsOf(b.env, n)) {
       const name = identOf(b, p.key, 'column');
-      const col = name && buildColumn(b, name, p.value, pairSpan(b.env, p as Pair<unknown, unknown>));
-      if (col) out.push(col);
+      if (name) out.push(buildColumn(b, name, p.value, pairSpan(b.env, p as Pair<unknown, unknown>)));
     }
   } else if (isSeq(n)) {
     for (const item of itemsOf(b.env, n)) {
       const namePair = findPair(b.env, item, 'name');
       const name = namePair && identOf(b, namePair.value, 'column');
-      const col = name && buildColumn(b, name, item, nodeSpan(b.env, item));
-      if (col) out.push(col);
+      if (name) out.push(buildColumn(b, name, item, nodeSpan(b.env, item)));
     }
   }
   return out;
 }
 
-function buildColumn(b: Builder, name: Ident, spec: unknown, span: ColumnDef['span']): ColumnDef | null {
+/**
+ * A column whose type is missing or unreadable is kept as STRING (as the SQL front end does
+ * after `unknown-type`), so one bad type does not also make the checker see no columns.
+ */
+function buildColumn(b: Builder, name: Ident, spec: unknown, span: ColumnDef['span']): ColumnDef {
   const typePair = findPair(b.env, spec, 'type');
   const typeNode = typePair && scalarNode(b, typePair.value);
-  if (!typeNode || typeof typeNode.value !== 'string') return null;
-  const typeSpan = nodeSpan(b.env, typeNode);
-  const parsed = parseTypeString(typeNode.value);
-  if (!parsed.ok) {
-    // validate.ts has already explained a type cut short by a comma in `{ ... }`.
-    const specNode = deref(b.env, spec);
-    if (isMap(specNode) && specNode.flow && hasUnclosedBracket(typeNode.value) && typeNode.type === 'PLAIN') return null;
-    const at = subSpanOf(b, typeNode)(parsed.offset, Math.min(parsed.offset + 1, typeNode.value.length));
-    b.ctx.diagnostics.report('yaml-bad-type', at, { text: typeNode.value, detail: parsed.detail });
-    return null;
+  let type: SqlType = T.string();
+  const typeSpan = typeNode ? nodeSpan(b.env, typeNode) : name.span;
+  if (typeNode && typeof typeNode.value === 'string') {
+    const parsed = parseTypeString(typeNode.value);
+    if (parsed.ok) {
+      type = parsed.type;
+    } else if (!cutByFlowComma(b, spec, typeNode)) {
+      // (validate.ts has already explained a type cut short by a comma in `{ ... }`.)
+      const at = subSpanOf(b, typeNode)(parsed.offset, Math.min(parsed.end, typeNode.value.length));
+      b.ctx.diagnostics.report('yaml-bad-type', at, { text: typeNode.value, detail: parsed.detail });
+    }
   }
-  let type = parsed.type;
   const notNull = findPair(b.env, spec, 'not_null');
   if (notNull && scalarNode(b, notNull.value)?.value === true) type = withNullable(type, false);
   const metaPair = findPair(b.env, spec, 'metadata_from');
   const metaKey = metaPair ? stringValue(b, metaPair.value) : null;
   const metadataFrom = metaPair && metaKey !== null ? { key: metaKey, span: nodeSpan(b.env, metaPair.value) } : null;
   return { name, type, typeSpan, metadataFrom, span };
+}
+
+function cutByFlowComma(b: Builder, spec: unknown, typeNode: Scalar): boolean {
+  const specNode = deref(b.env, spec);
+  return isMap(specNode) && specNode.flow === true && typeNode.type === 'PLAIN' && hasUnclosedBracket(typeNode.value);
 }
 
 /** `{ column: ts, delay: 5s }` is `WATERMARK FOR ts AS ts - INTERVAL '5' SECOND`. */

@@ -3,19 +3,27 @@
 import { closest } from './suggest.ts';
 import { T, withNullable, type RowField, type SqlType } from '../../types/sql-type.ts';
 
-export type TypeParse = { ok: true; type: SqlType } | { ok: false; detail: string; offset: number };
+/** On failure, [offset, end) is the part of the text the detail is about. */
+export type TypeParse = { ok: true; type: SqlType } | { ok: false; detail: string; offset: number; end: number };
 
 interface Tok {
   kind: 'word' | 'quoted' | 'number' | 'punct' | 'end';
   text: string;
   offset: number;
+  /** Length in the source text (quoted names include their quotes). */
+  length: number;
 }
 
 class TypeSyntaxError {
+  readonly offset: number;
+  readonly end: number;
   constructor(
     readonly detail: string,
-    readonly offset: number,
-  ) {}
+    at: Tok | number,
+  ) {
+    this.offset = typeof at === 'number' ? at : at.offset;
+    this.end = this.offset + Math.max(1, typeof at === 'number' ? 1 : at.length);
+  }
 }
 
 function tokenize(text: string): Tok[] {
@@ -26,13 +34,13 @@ function tokenize(text: string): Tok[] {
     re.lastIndex = i;
     const m = re.exec(text);
     if (!m) throw new TypeSyntaxError(`unexpected '${text[i]}'`, i);
-    if (m[1] !== undefined) toks.push({ kind: 'word', text: m[1], offset: i });
-    else if (m[2] !== undefined) toks.push({ kind: 'quoted', text: m[2].slice(1, -1).replace(/""/g, '"'), offset: i });
-    else if (m[3] !== undefined) toks.push({ kind: 'number', text: m[3], offset: i });
-    else if (m[4] !== undefined) toks.push({ kind: 'punct', text: m[4], offset: i });
+    if (m[1] !== undefined) toks.push({ kind: 'word', text: m[1], offset: i, length: m[0].length });
+    else if (m[2] !== undefined) toks.push({ kind: 'quoted', text: m[2].slice(1, -1).replace(/""/g, '"'), offset: i, length: m[0].length });
+    else if (m[3] !== undefined) toks.push({ kind: 'number', text: m[3], offset: i, length: m[0].length });
+    else if (m[4] !== undefined) toks.push({ kind: 'punct', text: m[4], offset: i, length: 1 });
     i = re.lastIndex;
   }
-  toks.push({ kind: 'end', text: '', offset: text.length });
+  toks.push({ kind: 'end', text: '', offset: text.length, length: 0 });
   return toks;
 }
 
@@ -59,7 +67,7 @@ export function parseTypeString(text: string): TypeParse {
     p.expectEnd();
     return { ok: true, type };
   } catch (e) {
-    if (e instanceof TypeSyntaxError) return { ok: false, detail: e.detail, offset: e.offset };
+    if (e instanceof TypeSyntaxError) return { ok: false, detail: e.detail, offset: e.offset, end: e.end };
     throw e;
   }
 }
@@ -82,7 +90,7 @@ class Parser {
   }
   private expectPunct(p: string): void {
     const t = this.next();
-    if (t.kind !== 'punct' || t.text !== p) throw new TypeSyntaxError(`expected '${p}'${found(t)}`, t.offset);
+    if (t.kind !== 'punct' || t.text !== p) throw new TypeSyntaxError(`expected '${p}'${found(t)}`, t);
   }
   private isWord(w: string): boolean {
     const t = this.peek();
@@ -91,7 +99,7 @@ class Parser {
 
   expectEnd(): void {
     const t = this.peek();
-    if (t.kind !== 'end') throw new TypeSyntaxError(`unexpected ${found(t).replace(/^, found /, '')} after the type`, t.offset);
+    if (t.kind !== 'end') throw new TypeSyntaxError(`unexpected ${found(t).replace(/^, found /, '')} after the type`, t);
   }
 
   type(): SqlType {
@@ -99,7 +107,7 @@ class Parser {
     if (this.isWord('NOT')) {
       this.next();
       const t = this.next();
-      if (t.kind !== 'word' || t.text.toUpperCase() !== 'NULL') throw new TypeSyntaxError(`expected NULL after NOT${found(t)}`, t.offset);
+      if (t.kind !== 'word' || t.text.toUpperCase() !== 'NULL') throw new TypeSyntaxError(`expected NULL after NOT${found(t)}`, t);
       return withNullable(base, false);
     }
     return base;
@@ -111,7 +119,7 @@ class Parser {
     const out: number[] = [];
     for (;;) {
       const t = this.next();
-      if (t.kind !== 'number') throw new TypeSyntaxError(`expected a number${found(t)}`, t.offset);
+      if (t.kind !== 'number') throw new TypeSyntaxError(`expected a number${found(t)}`, t);
       out.push(Number(t.text));
       if (this.isPunct(',')) {
         this.next();
@@ -120,13 +128,13 @@ class Parser {
       this.expectPunct(')');
       break;
     }
-    if (out.length > max) throw new TypeSyntaxError(`takes at most ${max} parameter${max === 1 ? '' : 's'}`, this.peek().offset);
+    if (out.length > max) throw new TypeSyntaxError(`takes at most ${max} parameter${max === 1 ? '' : 's'}`, this.peek());
     return out;
   }
 
   private baseType(): SqlType {
     const t = this.next();
-    if (t.kind !== 'word') throw new TypeSyntaxError(`expected a type name${found(t)}`, t.offset);
+    if (t.kind !== 'word') throw new TypeSyntaxError(`expected a type name${found(t)}`, t);
     const name = t.text.toUpperCase();
     const simple = SIMPLE[name];
     if (simple) return simple();
@@ -141,14 +149,14 @@ class Parser {
       case 'NUMERIC':
       case 'DEC': {
         const [p = 10, s = 0] = this.numbers(2);
-        if (p < 1 || p > 38) throw new TypeSyntaxError(`DECIMAL precision must be 1 to 38, not ${p}`, t.offset);
-        if (s > p) throw new TypeSyntaxError(`DECIMAL scale ${s} is larger than its precision ${p}`, t.offset);
+        if (p < 1 || p > 38) throw new TypeSyntaxError(`DECIMAL precision must be 1 to 38, not ${p}`, t);
+        if (s > p) throw new TypeSyntaxError(`DECIMAL scale ${s} is larger than its precision ${p}`, t);
         return T.decimal(p, s);
       }
       case 'TIMESTAMP':
       case 'TIMESTAMP_LTZ': {
         const [p = 3] = this.numbers(1);
-        if (p > 9) throw new TypeSyntaxError(`${name} precision must be 0 to 9, not ${p}`, t.offset);
+        if (p > 9) throw new TypeSyntaxError(`${name} precision must be 0 to 9, not ${p}`, t);
         return name === 'TIMESTAMP' ? T.timestamp(p) : T.timestampLtz(p);
       }
       case 'ARRAY': {
@@ -170,9 +178,9 @@ class Parser {
         const fields: RowField[] = [];
         for (;;) {
           const n = this.next();
-          if (n.kind !== 'word' && n.kind !== 'quoted') throw new TypeSyntaxError(`expected a field name${found(n)}`, n.offset);
+          if (n.kind !== 'word' && n.kind !== 'quoted') throw new TypeSyntaxError(`expected a field name${found(n)}`, n);
           const fieldName = n.kind === 'word' ? n.text.toLowerCase() : n.text;
-          if (fields.some((f) => f.name === fieldName)) throw new TypeSyntaxError(`field '${fieldName}' appears twice`, n.offset);
+          if (fields.some((f) => f.name === fieldName)) throw new TypeSyntaxError(`field '${fieldName}' appears twice`, n);
           fields.push({ name: fieldName, type: this.type() });
           if (this.isPunct(',')) {
             this.next();
@@ -185,7 +193,7 @@ class Parser {
       }
       default: {
         const s = closest(name, TYPE_NAMES);
-        throw new TypeSyntaxError(`unknown type '${t.text}'${s ? `; did you mean ${s}?` : ''}`, t.offset);
+        throw new TypeSyntaxError(`unknown type '${t.text}'${s ? `; did you mean ${s}?` : ''}`, t);
       }
     }
   }

@@ -58,6 +58,10 @@ test('bad type strings say what is wrong and where', () => {
   assert.deepEqual(bad('INT INT'), ["unexpected 'INT' after the type", 4]);
   assert.deepEqual(bad('ROW<a INT, a INT>'), ["field 'a' appears twice", 11]);
   assert.deepEqual(bad('INT;'), ["unexpected ';'", 3]);
+  // The failure covers the whole offending word, for the underline.
+  const r = parseTypeString('MAP<STRING, BIGNT>');
+  assert.ok(!r.ok);
+  assert.deepEqual([r.offset, r.end], [12, 17]);
   assert.deepEqual(bad(''), ['expected a type name, found the end', 0]);
 });
 

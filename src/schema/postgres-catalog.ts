@@ -111,8 +111,10 @@ export async function loadPostgresTable(req: PostgresTableRequest, diags: Diagno
   }
   try {
     const found = await client.query<{ oid: string; nspname: string; relname: string }>(FIND_TABLE, [req.table]).catch((e: unknown) => {
-      // to_regclass rejects malformed names ("a.b.c.d"); that is a missing table too.
-      if ((e as { code?: string }).code === '42601' || (e as { code?: string }).code === '3F000') return { rows: [] };
+      // to_regclass rejects malformed names ("a.b.c.d": 42601) and other databases ("db.s.t": 0A000);
+      // to the user both are a table that is not there.
+      const code = (e as { code?: string }).code ?? '';
+      if (code.startsWith('42') || code === '0A000' || code === '3F000') return { rows: [] };
       throw e;
     });
     const t = found.rows[0];

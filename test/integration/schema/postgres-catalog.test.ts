@@ -136,6 +136,14 @@ test('a missing table is reported with a suggestion', async () => {
   assert.deepEqual(bag.items[0]!.span, optionSpan);
 });
 
+test('malformed and cross-database names are missing tables too, not crashes', async () => {
+  for (const table of ['a.b.c.d', 'otherdb.public.orders', 'nosuchschema.orders']) {
+    const { schema, bag } = await loadTable(url, table);
+    assert.equal(schema, null);
+    assert.deepEqual(codes(bag), ['postgres-table-not-found'], table);
+  }
+});
+
 test('a refused connection is postgres-unreachable, with the password hidden', async () => {
   const port = await closedPort();
   const dsn = `postgres://pipec:hunter2@127.0.0.1:${port}/pipec`;

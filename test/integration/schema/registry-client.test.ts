@@ -53,6 +53,7 @@ before(async () => {
         { schema: paymentProto, schemaType: 'PROTOBUF', references: [{ name: 'shop/common/money.proto', subject: 'money-value', version: 1 }] },
       ],
       'xml-value': [{ schema: '<x/>', schemaType: 'XML' }],
+      'broken-value': [{ schema: '{"type": "record", "name": "X" "fields": []}' }],
       'address-json': [{ schema: addressJson, schemaType: 'JSON' }],
       'visits-value': [{ schema: visitsJson, schemaType: 'JSON', references: [{ name: 'address.json', subject: 'address-json', version: 1 }] }],
     },
@@ -156,6 +157,25 @@ test('a body that is not the protocol is a bad-response error', async () => {
   const { bag } = await loadRef('registry:garbage-value', null, reg.url);
   assert.deepEqual(codes(bag), ['registry-bad-response']);
   assert.match(bag.items[0]!.message, /HTTP 200 with a body that is not JSON: "<html>proxy login<\/html>"/);
+});
+
+test('a malformed schema text in the registry is a parse error naming subject, version, line and column', async () => {
+  const { bag } = await loadRef('registry:broken-value', 'avro', reg.url);
+  assert.deepEqual(codes(bag), ['schema-parse-error']);
+  // `{"type": "record", "name": "X" "fields": []}`: the parser stops at `"fields"`, offset 31.
+  assert.equal(bag.items[0]!.message, "cannot parse 'registry:broken-value (version 1):1:32': Expected ',' or '}' after property value");
+  assert.deepEqual(bag.items[0]!.labels, []);
+});
+
+test('403 is reported like 401', async () => {
+  const forbidding = await startRegistryFixture({ subjects: {}, raw: { '/subjects/orders-value/versions/latest': { status: 403, body: '{"error_code":40301,"message":"User is denied operation Read on Subject: orders-value"}' } } });
+  try {
+    const { bag } = await loadRef('registry:orders-value', 'avro', forbidding.url);
+    assert.deepEqual(codes(bag), ['registry-unauthorized']);
+    assert.equal(bag.items[0]!.params.status, 403);
+  } finally {
+    await forbidding.close();
+  }
 });
 
 test('an unsupported schemaType and a format mismatch are coded errors', async () => {

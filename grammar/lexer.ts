@@ -70,28 +70,37 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set(RESERVED.map((w) => w
 
 export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^'\n\r]|'')*'/, label: 'a string' });
 /**
- * A quote with no closing quote on its line; lexed so the parser can go on and we can say so.
- * It stops before trailing `)`, `,` and `;` of the line: `topic = 'orders);` most likely
- * meant `'orders');`, and swallowing the `;` would merge two statements.
+ * A quote with no closing quote on its line, lexed so the parser can go on and we can say so.
+ * It stops before the line's trailing `)`, `,` and `;`: `topic = 'orders);` most likely meant
+ * `'orders');`, and swallowing the `;` would merge two statements.
  */
-export const UnterminatedString = createToken({
-  name: 'UnterminatedString',
-  pattern: {
+function unterminated(quote: string) {
+  return {
     exec: (text: string, offset: number): RegExpExecArray | null => {
-      if (text[offset] !== "'") return null;
+      if (text[offset] !== quote) return null;
       let eol = offset + 1;
       while (eol < text.length && text[eol] !== '\n' && text[eol] !== '\r') eol++;
       let end = eol;
       while (end > offset + 1 && /[\s),;]/.test(text[end - 1]!)) end--;
-      const m = [text.slice(offset, end)] as unknown as RegExpExecArray;
-      return m;
+      return [text.slice(offset, end)] as unknown as RegExpExecArray;
     },
-  },
+  };
+}
+
+export const UnterminatedString = createToken({
+  name: 'UnterminatedString',
+  pattern: unterminated("'"),
   start_chars_hint: ["'"],
   line_breaks: false,
   label: 'a string',
 });
-export const UnterminatedQuotedIdent = createToken({ name: 'UnterminatedQuotedIdent', pattern: /"(?:[^"\n\r]|"")*/, label: 'a name' });
+export const UnterminatedQuotedIdent = createToken({
+  name: 'UnterminatedQuotedIdent',
+  pattern: unterminated('"'),
+  start_chars_hint: ['"'],
+  line_breaks: false,
+  label: 'a name',
+});
 export const NumberLit = createToken({
   name: 'NumberLit',
   pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/,

@@ -218,7 +218,11 @@ function buildCall(b: ExprBuilder, n: CstNode, names: IToken[]): Expr {
     bag.report('syntax-bad-call-form', span, { name: name.name.toUpperCase(), form, allowed });
   };
   const side = modifier && modifier.tokenType.name !== 'DISTINCT' ? (modifier.tokenType.name.toLowerCase() as 'both' | 'leading' | 'trailing') : null;
-  if (side && fn !== 'trim') badForm(modifier!.image.toUpperCase(), 'TRIM');
+  const plainCall = (): Expr => ({ kind: 'call', name, args, distinct: modifier?.tokenType.name === 'DISTINCT', star: tok(c, 'Star') !== undefined, span });
+  if (side && fn !== 'trim') {
+    badForm(modifier!.image.toUpperCase(), 'TRIM');
+    return plainCall();
+  }
 
   if (toUnit) {
     if (fn === 'floor' || fn === 'ceil') return { kind: 'floor_to', ceil: fn === 'ceil', operand: need(args[0]), unit: timeUnit(b, toUnit), span };
@@ -243,6 +247,6 @@ function buildCall(b: ExprBuilder, n: CstNode, names: IToken[]): Expr {
     if (!unit) bag.report('syntax-unknown-time-unit', unitIdent.span, { unit: unitIdent.name });
     return { kind: 'timestampadd', unit: unit ?? 'second', amount: args[1]!, operand: args[2]!, span };
   }
-  return { kind: 'call', name, args, distinct: modifier?.tokenType.name === 'DISTINCT', star: tok(c, 'Star') !== undefined, span };
+  return plainCall();
 }
 

@@ -88,7 +88,8 @@ test('YAML anchors and aliases are followed (shared option values)', () => {
 });
 
 test('an empty file is an empty pipeline without errors', () => {
-  for (const text of ['', '\n', '# just a comment\n']) {
+  // An empty section (`sources:` with nothing under it) is an empty mapping, not an error.
+  for (const text of ['', '\n', '# just a comment\n', 'sources:\nviews:\nsinks:\n']) {
     const { ast, diags } = parseYaml(text);
     assert.deepEqual(diags, []);
     assert.deepEqual(ast.statements, []);

@@ -71,10 +71,24 @@ function withKey(ctx: EmitContext, sink: IrSink | undefined, order: string[], ke
 }
 
 export function emitSink(ctx: EmitContext, sink: IrSink): void {
-  if (sink.connector !== 'clickhouse' || !sink.clickhouse || !sink.input) return;
+  if (sink.connector !== 'clickhouse' || !sink.clickhouse) return;
+  const { db, table } = splitTableName(sink.clickhouse.table, ctx.db);
+  if (!sink.input) {
+    // A sink of late rows only: ClickHouse merges late rows into their window instead, so nothing
+    // ever arrives here; the table still exists so that readers' queries keep working.
+    ensureDatabase(ctx, db);
+    const name = qualified(db, table);
+    addStmt(
+      ctx,
+      'pipeline',
+      [`sink ${sink.name}: late rows of ${sink.lateFrom.join(', ') || 'no window'}; ClickHouse DDL never writes here (see clickhouse-late-rows-merge)`],
+      `CREATE TABLE IF NOT EXISTS ${name}\n(\n${sink.schema.map((c) => `    ${ident(c.name)} ${chType(c.type)}`).join(',\n')}\n)\nENGINE = MergeTree\nORDER BY tuple()`,
+      `DROP TABLE IF EXISTS ${name}`,
+    );
+    return;
+  }
   const rel = ctx.rels.get(sink.input);
   if (!rel) return;
-  const { db, table } = splitTableName(sink.clickhouse.table, ctx.db);
   ensureDatabase(ctx, db);
   for (const c of sink.schema) {
     const paths = lostNullability(c.type, c.name);

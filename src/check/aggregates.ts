@@ -206,6 +206,7 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
       const cols = scope.star(it.qualifier, bag) ?? [];
       for (const c of cols) {
         const kk = keys.find((k) => k.expr.kind === 'col' && k.expr.name === c.irName);
+        if (c.window) windowCols.add(c.window);
         if (c.window) exprs.push({ name: '', expr: { kind: 'col', input: 0, name: c.window, type: windowType } });
         else if (kk) exprs.push({ name: '', expr: { kind: 'col', input: 0, name: kk.name, type: kk.expr.type } });
         else {

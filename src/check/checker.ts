@@ -24,6 +24,8 @@ export interface Stream {
   bounded: boolean;
   /** For messages: the source or view name. */
   label: string;
+  /** Set when the relation declared an event-time column that was in error (no follow-on errors). */
+  timeInError?: boolean;
 }
 
 export type SymbolKind = 'source' | 'view' | 'sink' | 'catalog' | 'compaction policy';
@@ -37,6 +39,8 @@ export interface SymbolEntry {
 export interface SourceInfo {
   ir: IrSource;
   bounded: boolean;
+  /** A WATERMARK was declared but was in error. */
+  watermarkInError: boolean;
 }
 
 export class Checker {
@@ -112,7 +116,7 @@ export class Checker {
       timeColumn: ir.watermark?.column ?? null,
       span,
     });
-    return { op, bounded: src.bounded, label: ir.name };
+    return { op, bounded: src.bounded, label: ir.name, timeInError: src.watermarkInError };
   }
 
   addFilter(prefix: string, suffix: string, input: Stream, predicate: IrExpr, span: Span): Stream {

@@ -22,7 +22,27 @@ const KIND: Record<Exclude<Statement['kind'], 'pipeline'>, SymbolKind> = {
 };
 
 export async function checkPipeline(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | null> {
+  try {
+    return await checkFile(file, ctx);
+  } catch (e) {
+    // A bug in the checker must not surface as a stack trace: report it like any diagnostic.
+    ctx.diagnostics.report('internal-error', file.span, { detail: `checker: ${(e as Error).message}` });
+    return null;
+  }
+}
+
+/** Syntax errors inside a statement mean its tree is a guess: checking it would only add noise. */
+const FRONT_END_ERROR = /^(syntax-|yaml-|unknown-type$)/;
+
+async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | null> {
   const ck = new Checker(ctx);
+  const broken = new Set<Statement>();
+  for (const d of ctx.diagnostics.items) {
+    if (d.severity !== 'error' || !FRONT_END_ERROR.test(d.code)) continue;
+    for (const st of file.statements) {
+      if (d.span.file === st.span.file && d.span.start.offset >= st.span.start.offset && d.span.start.offset <= st.span.end.offset) broken.add(st);
+    }
+  }
   const bag = ck.bag;
 
   // ---- declarations (one namespace), the PIPELINE statement
@@ -50,7 +70,9 @@ export async function checkPipeline(file: PipeFile, ctx: CheckContext): Promise<
     }
     ck.symbols.set(st.name.name, { kind: KIND[st.kind], name: st.name.name, stmt: st });
   }
-  const declared = (st: Statement): boolean => st.kind !== 'pipeline' && ck.symbols.get(st.name.name)?.stmt === st;
+  const registered = (st: Statement): boolean => st.kind !== 'pipeline' && ck.symbols.get(st.name.name)?.stmt === st;
+  for (const st of broken) if (st.kind === 'view' && registered(st)) ck.failedViews.add(st.name.name);
+  const declared = (st: Statement): boolean => registered(st) && !broken.has(st);
 
   // ---- catalogs and sources
   const catalogs: IrCatalog[] = [];

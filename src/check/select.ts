@@ -88,6 +88,10 @@ function planFrom(ck: Checker, f: FromItem, prefix: string, owner: OwnerSettings
       return { stream, scope: relationScope(stream, f.alias?.name ?? sym.name), window: null };
     }
     case 'window': {
+      if (f.input.name.parts.length !== 1) {
+        ck.bag.report('unknown-relation', f.input.name.span, { name: f.input.name.parts.map((p) => p.name).join('.'), suggestion: null });
+        return null;
+      }
       const sym = ck.lookupRelation(f.input.name.parts[0]!);
       if (!sym) return null;
       const stream = ck.readRelation(sym, prefix, f.input.span);

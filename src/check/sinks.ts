@@ -152,9 +152,11 @@ function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span
   const bag = ck.bag;
   const catalog = opts.string('catalog');
   const table = opts.string('table');
+  let catalogName = catalog === undefined ? '' : optionIdent(catalog);
   if (catalog !== undefined) {
     const id = { name: optionIdent(catalog), quoted: catalog.trim().startsWith('"') };
     const sym = ck.lookup(id);
+    if (sym) catalogName = sym.name;
     if (!sym) bag.report('unknown-catalog', opts.valueSpan('catalog', span), { name: catalog, suggestion: suggest(id.name, ck.namesOf('catalog')) });
     else if (sym.kind !== 'catalog') bag.report('wrong-relation-kind', opts.valueSpan('catalog', span), { name: sym.name, kind: sym.kind, expected: 'catalog' });
   }
@@ -176,7 +178,7 @@ function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span
   }
   if (catalog === undefined || table === undefined) return null;
   return {
-    catalog: optionIdent(catalog),
+    catalog: catalogName,
     table: table.trim(),
     partitionBy,
     sortBy,

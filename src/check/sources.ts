@@ -127,7 +127,7 @@ export async function checkSource(ck: Checker, s: CreateSourceStmt): Promise<voi
     span: s.span,
   };
   if (loaded?.compatibility !== undefined) ir.schemaCompatibility = loaded.compatibility;
-  ck.sources.set(name, { ir, bounded });
+  ck.sources.set(name, { ir, bounded, watermarkInError: s.watermark !== null && watermark === null });
 }
 
 function withHint(c: IrColumn, f: object): IrColumn {

@@ -28,7 +28,7 @@ export function checkWindow(ck: Checker, w: WindowTvf, input: Stream): WindowInf
     bag.report('unknown-column', w.timeColumn.span, { name: w.timeColumn.name, where: `'${input.label}'`, suggestion: suggest(w.timeColumn.name, cols.map((c) => c.name)) });
     ok = false;
   } else if (tc.name !== input.op.timeColumn) {
-    bag.report('window-time-not-rowtime', w.timeColumn.span, { column: tc.name, relation: input.label, rowtime: input.op.timeColumn });
+    if (!input.timeInError) bag.report('window-time-not-rowtime', w.timeColumn.span, { column: tc.name, relation: input.label, rowtime: input.op.timeColumn });
     ok = false;
   }
   if (input.op.changelog !== 'append') {

@@ -1,5 +1,5 @@
-// Smoke tests of the Iceberg readers: pyiceberg writes a partitioned table into a SQLite SQL catalog, pyiceberg
-// reads it back (by catalog and by metadata file), and DuckDB independently reads the Parquet data files.
+// Smoke tests of the Iceberg readers: pyiceberg writes a partitioned table into a SQL catalog (SQLite file or the
+// PostgreSQL service), pyiceberg reads it back (by catalog and by metadata file), DuckDB reads the Parquet files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readIcebergTable, writeIcebergTable, type IcebergSqlCatalog } from '../../support/pyiceberg.ts';
 import { queryDuckDb } from '../../support/duckdb.ts';
+import { ensureServices } from '../../support/services.ts';
+import pg from 'pg';
 
 const schema = {
   type: 'struct',
@@ -89,4 +91,40 @@ test('reading a table that does not exist rejects with pyiceberg\'s error', asyn
     readIcebergTable({ catalog: { uri: `sqlite:///${dir}/catalog.db` }, table: 'nope.missing' }),
     /NoSuchTableError/,
   );
+});
+
+test('pyiceberg SQL catalog on the PostgreSQL test service', async (t) => {
+  const env = await ensureServices(['postgres']);
+  const dir = await mkdtemp(path.join(tmpdir(), 'pipec-iceberg-pg-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // A catalog name of its own keeps runs apart inside the shared iceberg_tables catalog table.
+  const name = `smoke_${process.pid}_${Date.now()}`;
+  const catalog: IcebergSqlCatalog = {
+    uri: `postgresql+psycopg2://${env['PIPEC_PG_USER']}@${env['PIPEC_PG_HOST']}:${env['PIPEC_PG_PORT']}/${env['PIPEC_PG_DATABASE']}`,
+    warehouse: `file://${dir}/warehouse`,
+    name,
+  };
+  await writeIcebergTable({
+    catalog,
+    table: 'cdc.users',
+    schema: { type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', type: 'int', required: true }, { id: 2, name: 'email', type: 'string', required: false }] },
+    appends: [[{ id: 7, email: 'a@example.org' }]],
+  });
+  const table = await readIcebergTable({ catalog, table: 'cdc.users' });
+  assert.deepEqual(table.rows, [{ id: 7, email: 'a@example.org' }]);
+  assert.deepEqual(table.partitionSpec.fields, []);
+  assert.equal(table.snapshots.length, 1);
+
+  // The catalog really lives in PostgreSQL: pyiceberg's iceberg_tables row points at the metadata file.
+  const pgClient = new pg.Client({ connectionString: env['PIPEC_PG_URL']! });
+  await pgClient.connect();
+  try {
+    const res = await pgClient.query<{ metadata_location: string }>(
+      'SELECT metadata_location FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3',
+      [name, 'cdc', 'users'],
+    );
+    assert.deepEqual(res.rows, [{ metadata_location: table.metadataLocation }]);
+  } finally {
+    await pgClient.end();
+  }
 });

@@ -6,6 +6,7 @@ import { optimizePlan } from '../../../src/plan/optimize/index.ts';
 import { printPlanText } from '../../../src/plan/print/text.ts';
 import { printPlanJson } from '../../../src/plan/print/json.ts';
 import { outputSchemas, planProblems } from '../../fixtures/plans/validate.ts';
+import { evaluatePlan, sampleData } from '../../fixtures/plans/evaluate.ts';
 import { lintSql } from '../lint/sql-helpers.ts';
 
 const SPEC = `CREATE SOURCE orders (
@@ -63,4 +64,15 @@ test('optimizing a checked plan', async () => {
   assert.match(text, /: \(amount > 0\) AND \(customer_id > 100\) \[append; stateless\]/);
   assert.match(text, /\n  orders: order_ts - 5 s, idle timeout 30 s\n/);
   assert.equal(printPlanJson(after), printPlanJson(optimizePlan((await lintSql(SPEC)).plan)));
+});
+
+test('the optimized checked plan computes the same sink rows on sample data', async () => {
+  const { plan } = await lintSql(SPEC);
+  const after = optimizePlan(plan);
+  for (const seed of [1, 2, 3]) {
+    const data = sampleData(plan, seed, 80);
+    const expected = evaluatePlan(plan, data);
+    assert.ok(expected['out1']!.length > 0 && expected['out2']!.length > 0);
+    assert.deepEqual(evaluatePlan(after, data), expected);
+  }
 });

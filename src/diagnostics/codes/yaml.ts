@@ -13,6 +13,14 @@ export const yamlCodes = {
     explain:
       'The file is not well-formed YAML, so it cannot be read as a pipeline. Common causes: a tab used for indentation, a key whose value is indented less than the key, an unclosed `[`, `{` or quote, or the same key written twice in one mapping. The position points at where the YAML parser gave up; the real mistake is often on the line above.',
   }),
+  'yaml-warning': def<{ detail: string }>({
+    severity: 'warning',
+    title: 'YAML construct ignored',
+    message: (p) => `YAML: ${p.detail}`,
+    help: () => 'remove the tag or directive; a .pipe.yaml needs only plain mappings, lists and scalars',
+    explain:
+      'The YAML parser met something it does not understand and ignored it, such as a custom tag (`!mytag value`) or an unknown directive (`%FOO`). The value is read as if the tag were not there, which may not be what was meant.',
+  }),
   'yaml-multiple-documents': def<Record<string, never>>({
     severity: 'error',
     title: 'more than one YAML document',

@@ -20,6 +20,7 @@ export function parsePipeYamlWith(text: string, ctx: FrontEndContext, sql: SqlBo
       for (const e of doc.errors) reportYamlError(env, e, ctx);
       return empty();
     }
+    for (const w of doc.warnings) reportYamlError(env, w, ctx);
     let data: unknown;
     try {
       data = doc.toJS({ maxAliasCount: 1000 });
@@ -44,6 +45,10 @@ function reportYamlError(env: YamlEnv, e: YAMLError, ctx: FrontEndContext): void
   const span = env.lineMap.span(env.file, start, end);
   if (e.code === 'MULTIPLE_DOCS') {
     ctx.diagnostics.report('yaml-multiple-documents', span, {});
+    return;
+  }
+  if (e.name === 'YAMLWarning') {
+    ctx.diagnostics.report('yaml-warning', span, { detail: lowerFirst(e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')) });
     return;
   }
   // The package appends " at line L, column C:" and a source excerpt; our renderer shows both.

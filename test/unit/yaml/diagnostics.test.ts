@@ -50,6 +50,7 @@ test('SQL syntax errors inside query blocks are reported at the YAML line and co
 
 const cases: [string, string, string[]][] = [
   ['unclosed flow sequence', 'sources:\n  a: [1, 2\nviews: {}\n', ['yaml-syntax 3:1']],
+  ['custom tag (a warning, value still read)', 'sources:\n  s: { connector: !custom kafka }\n', ['yaml-warning 2:19']],
   ['tab indentation', 'sources:\n\ta: 1\n', ['yaml-syntax 2:1']],
   ['duplicate key', 'sources:\n  a: { connector: kafka }\n  a: { connector: kafka }\n', ['yaml-syntax 3:3']],
   ['second document', 'pipeline: a\n---\npipeline: b\n', ['yaml-multiple-documents 2:1']],

@@ -115,6 +115,30 @@ test('never below a window on an aggregate, nor when late rows go to a sink', ()
   assert.deepEqual(pushDownPredicates(withLateSink), withLateSink);
 });
 
+test('a filter on a computed group key stays above the aggregation', () => {
+  const b = base();
+  const s = b.scan('orders', 's');
+  const g = b.groupAgg(s, { id: 'g', keys: ['cust'], aggregates: () => [agg.countStar('n')], stateTtlMs: DAY });
+  const plan = (() => {
+    const f = b.filter(g, (c) => E.cmp('eq', c('cust'), E.bigint(1)), 'having');
+    b.sink({ name: 'out', connector: 'stdout', input: f });
+    return b.build();
+  })();
+  // Make the key `cust + 1`: the filter on it cannot be rewritten over the input.
+  const op = plan.operators.find((o) => o.id === 'g')!;
+  if (op.op !== 'group_agg') throw new Error('fixture');
+  op.groupKeys = [{ name: 'cust', expr: E.call('add', [E.col('cust', T.bigint()), E.bigint(1)], T.bigint()) }];
+  assert.deepEqual(pushDownPredicates(plan), plan);
+});
+
+test('a conjunct reading both join sides stays above the join', () => {
+  const plan = joined('inner');
+  const f = plan.operators.find((o) => o.id === 'where')!;
+  if (f.op !== 'filter') throw new Error('fixture');
+  f.predicate = E.cmp('eq', E.col('id', T.string(false)), E.col('country', T.string()));
+  assert.deepEqual(pushDownPredicates(plan), plan);
+});
+
 test('a filter on a group key moves below a non-windowed aggregation', () => {
   const b = base();
   const g = b.groupAgg(b.scan('orders', 's'), { id: 'g', keys: ['cust'], aggregates: () => [agg.countStar('n')], stateTtlMs: DAY });

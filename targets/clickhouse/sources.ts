@@ -175,7 +175,8 @@ function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings:
     case 'json':
     case 'ndjson':
       // best_effort reads ISO-8601 as well as 'YYYY-MM-DD HH:MM:SS[.fff]' (LANGUAGE.md, JSON values).
-      return { name: 'JSONEachRow', settings: [['date_time_input_format', "'best_effort'"]] };
+      // Declared columns may be a projection of the messages' fields (LANGUAGE.md): skip the others.
+      return { name: 'JSONEachRow', settings: [['date_time_input_format', "'best_effort'"], ['input_format_skip_unknown_fields', '1']] };
     case 'avro':
       if (!ref.startsWith('registry:')) return bad('plain Avro messages need the schema inline; ClickHouse reads Confluent-framed Avro through a schema registry');
       return { name: 'AvroConfluent', settings: [['format_avro_schema_registry_url', '']] };

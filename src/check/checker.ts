@@ -136,7 +136,7 @@ export class Checker {
     return { ...input, op };
   }
 
-  addProject(prefix: string, input: Stream, exprs: IrNamedExpr[], span: Span): Stream {
+  addProject(prefix: string, input: Stream, exprs: IrNamedExpr[], span: Span, step = 'project'): Stream {
     const i = input.op;
     // A plain column reference carries the column's identity: event time and upsert keys survive renames.
     const renamed = (col: string): string | null => exprs.find((e) => e.expr.kind === 'col' && e.expr.name === col)?.name ?? null;
@@ -156,7 +156,7 @@ export class Checker {
     });
     const op = this.push({
       op: 'project',
-      id: this.allocId(`${prefix}/project`),
+      id: this.allocId(`${prefix}/${step}`),
       inputs: [i.id],
       schema,
       changelog,

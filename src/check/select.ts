@@ -51,7 +51,7 @@ export function planQuery(ck: Checker, q: Query, prefix: string, owner: OwnerSet
     const sch = p.stream.op.schema;
     if (sch.every((c, k) => sameType(c.type, types[k]!) && c.name === first[k]!.name)) return p.stream;
     const exprs: IrNamedExpr[] = sch.map((c, k) => ({ name: first[k]!.name, expr: coerce({ kind: 'col', input: 0, name: c.name, type: c.type }, withNullable(types[k]!, types[k]!.nullable)) }));
-    return ck.addProject(`${prefix}/u${i + 1}`, p.stream, exprs, q.inputs[i]!.span);
+    return ck.addProject(`${prefix}/u${i + 1}`, p.stream, exprs, q.inputs[i]!.span, 'cast');
   });
   const timeCols = new Set(inputs.map((s) => s.op.timeColumn));
   const allAppend = inputs.every((s) => s.op.changelog === 'append');

@@ -62,6 +62,31 @@ export function readerCall(t: SqlType, v: string): string {
   }
 }
 
+/**
+ * Reader code with the common case inlined (a JSON number of the right shape), falling back to
+ * the library reader for text, other shapes and errors. `tmp` is a scratch variable name.
+ */
+export function fastReaderCode(t: SqlType, v: string, tmp: string): string {
+  switch (t.kind) {
+    case 'timestamp':
+      return `(Number.isInteger(${v}) ? ${v} : ${readerCall(t, v)})`;
+    case 'bigint':
+      return `(Number.isSafeInteger(${v}) ? ${v} : ${readerCall(t, v)})`;
+    case 'int':
+      return `(${v} === (${v} | 0) ? ${v} : ${readerCall(t, v)})`;
+    case 'double':
+      return `(typeof ${v} === 'number' ? ${v} : ${readerCall(t, v)})`;
+    case 'decimal': {
+      // Scaled by 10^s, a number with at most s fraction digits is within rounding noise of an
+      // integer; the bound keeps it inside DECIMAL(p, s) and inside exact double range.
+      const bound = Math.min(10 ** Math.min(t.precision, 15), 1e15);
+      return `(typeof ${v} === 'number' && Math.abs(${tmp} = ${v} * ${10 ** t.scale}) < ${bound} && Math.abs(${tmp} - Math.round(${tmp})) < 1e-6 ? Math.round(${tmp}) + 0 : ${readerCall(t, v)})`;
+    }
+    default:
+      return readerCall(t, v);
+  }
+}
+
 /** A short description of what a column accepts, for dead-letter reasons. */
 export function expectText(t: SqlType): string {
   switch (t.kind) {

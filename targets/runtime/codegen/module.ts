@@ -7,7 +7,7 @@ import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
-import { expectText, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
+import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 
 export interface Unsupported {
   what: string;
@@ -120,7 +120,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length} of ${s.columns.length} columns`);
     if (s.connector === 'datagen') continue;
     const csv = s.format === 'csv';
-    const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, '  let v;'];
+    const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, '  let v, x;'];
     cols.forEach((c, i) => {
       lines.push(`  v = o[${q(c.name)}];`);
       if (c.metadataFrom !== null) {
@@ -130,7 +130,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       if (csv) lines.push(`  if (v === '') v = null;`);
       if (c.type.kind === 'string' && !csv) {
         lines.push(`  const c${i} = typeof v === 'string' ? v : v == null ? null : rt.BAD;`);
-      } else lines.push(`  const c${i} = ${readerCall(c.type, 'v')};`);
+      } else lines.push(`  const c${i} = ${csv ? readerCall(c.type, 'v') : fastReaderCode(c.type, 'v', 'x')};`);
       lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.jsonAny(v); return null; }`);
       if (!c.type.nullable) lines.push(`  if (c${i} === null) { e.column = ${q(c.name)}; e.reason = 'is NULL but declared NOT NULL'; return null; }`);
     });

@@ -5,8 +5,8 @@ import * as http from 'node:http';
 export interface Metrics {
   pipeline: string;
   startedAt: number;
-  recordsIn: Map<string, number>;
-  deadLetters: Map<string, number>;
+  recordsIn: () => Map<string, number>;
+  deadLetters: () => Map<string, number>;
   watermarks: Map<string, number>;
   late: Map<string, number>;
   recordsOut: () => Map<string, number>;
@@ -27,9 +27,9 @@ export function prometheusText(m: Metrics, now: number): string {
   };
   const lbl = (k: string, v: string): string => `{pipeline="${esc(m.pipeline)}",${k}="${esc(v)}"}`;
   const p = `{pipeline="${esc(m.pipeline)}"}`;
-  family('pipec_records_in_total', 'counter', 'Records read per source.', [...m.recordsIn].map(([s, v]) => [lbl('source', s), v]));
+  family('pipec_records_in_total', 'counter', 'Records read per source.', [...m.recordsIn()].map(([s, v]) => [lbl('source', s), v]));
   family('pipec_records_out_total', 'counter', 'Rows written per sink.', [...m.recordsOut()].map(([s, v]) => [lbl('sink', s), v]));
-  family('pipec_dead_letters_total', 'counter', 'Records sent to the dead-letter sink per source.', [...m.deadLetters].map(([s, v]) => [lbl('source', s), v]));
+  family('pipec_dead_letters_total', 'counter', 'Records sent to the dead-letter sink per source.', [...m.deadLetters()].map(([s, v]) => [lbl('source', s), v]));
   family('pipec_late_events_total', 'counter', 'Events later than the allowed lateness per window operator.', [...m.late].map(([s, v]) => [lbl('operator', s), v]));
   family('pipec_watermark_lag_seconds', 'gauge', 'Processing time minus the source watermark.', [...m.watermarks].filter(([, w]) => Number.isFinite(w)).map(([s, w]) => [lbl('source', s), (now - w) / 1000]));
   family('pipec_watermark_ms', 'gauge', 'Source watermark in epoch milliseconds.', [...m.watermarks].map(([s, w]) => [lbl('source', s), w]));
@@ -62,7 +62,7 @@ export function startMetricsServer(m: Metrics, port: number): Promise<http.Serve
 /** One status line for a TTY: throughput, watermarks, open windows, late/dead counts, last checkpoint. */
 export function statusLine(m: Metrics, prevIn: number, prevOut: number, dtMs: number, now: number): { text: string; totalIn: number; totalOut: number } {
   let totalIn = 0;
-  for (const v of m.recordsIn.values()) totalIn += v;
+  for (const v of m.recordsIn().values()) totalIn += v;
   let totalOut = 0;
   for (const v of m.recordsOut().values()) totalOut += v;
   let state = 0;
@@ -70,7 +70,7 @@ export function statusLine(m: Metrics, prevIn: number, prevOut: number, dtMs: nu
   let late = 0;
   for (const v of m.late.values()) late += v;
   let dead = 0;
-  for (const v of m.deadLetters.values()) dead += v;
+  for (const v of m.deadLetters().values()) dead += v;
   const rate = (d: number): string => {
     const r = (d * 1000) / Math.max(1, dtMs);
     return r >= 1e6 ? (r / 1e6).toFixed(1) + 'M' : r >= 1e3 ? (r / 1e3).toFixed(1) + 'k' : r.toFixed(0);

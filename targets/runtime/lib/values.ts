@@ -45,6 +45,7 @@ export function cmp64(a: Int64, b: Int64): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const POW10_NUM: number[] = Array.from({ length: 39 }, (_, i) => 10 ** i);
 const POW10: bigint[] = [];
 for (let i = 0, p = 1n; i <= 76; i++, p *= 10n) POW10.push(p);
 export const pow10n = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
@@ -75,8 +76,12 @@ export function readDecimal(raw: unknown, precision: number, scale: number): Int
   let text: string;
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return BAD;
-    if (Number.isInteger(raw) && Math.abs(raw) * 10 ** scale <= Number.MAX_SAFE_INTEGER) {
-      return fitsPrecision(raw * 10 ** scale, precision) ? raw * 10 ** scale : BAD;
+    // Fast path: a JSON number whose decimal form has at most `scale` fraction digits lands
+    // within rounding noise of an integer once scaled; anything else takes the exact text path.
+    const x = raw * POW10_NUM[scale]!;
+    if (Math.abs(x) < 1e15) {
+      const r = Math.round(x);
+      if (Math.abs(x - r) < 1e-6) return fitsPrecision(r, precision) ? r + 0 : BAD;
     }
     text = String(raw);
   } else if (typeof raw === 'string') text = raw;
@@ -107,10 +112,9 @@ export function readDecimal(raw: unknown, precision: number, scale: number): Int
 }
 
 function fitsPrecision(v: Int64, precision: number): boolean {
+  if (typeof v === 'number') return precision >= 16 || (v < 0 ? -v : v) < POW10_NUM[precision]!;
   if (precision >= 38) return true;
-  if (typeof v === 'number' && precision >= 16) return true;
-  const a = typeof v === 'number' ? Math.abs(v) : v < 0n ? -v : v;
-  return typeof a === 'number' ? a < 10 ** precision : a < pow10n(precision);
+  return (v < 0n ? -v : v) < pow10n(precision);
 }
 
 /** A scaled decimal as text with exactly `scale` digits after the point. */

@@ -14,6 +14,8 @@ export interface PartitionClock {
 
 export class SourceClock {
   readonly parts = new Map<string, PartitionClock>();
+  /** The same partitions as an array: recompute() runs per record and must not allocate. */
+  private list: PartitionClock[] = [];
   wm = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -26,6 +28,7 @@ export class SourceClock {
     if (p === undefined) {
       p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false };
       this.parts.set(id, p);
+      this.list.push(p);
     }
     return p;
   }
@@ -73,7 +76,9 @@ export class SourceClock {
     let min = Number.POSITIVE_INFINITY;
     let active = 0;
     let idle = 0;
-    for (const p of this.parts.values()) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
       if (p.done) continue;
       if (p.idle) {
         idle++;
@@ -86,7 +91,7 @@ export class SourceClock {
     let next: number;
     if (active > 0) next = min;
     else if (idle > 0) next = now - this.delayMs;
-    else next = this.parts.size > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    else next = list.length > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     if (next > this.wm) {
       this.wm = next;
       return true;

@@ -276,3 +276,18 @@ function displayWidth(c: ColumnDef): number {
       return 6;
   }
 }
+
+/** Counts rows and keeps nothing (benchmarks). */
+export class DiscardSink implements RunningSink {
+  rowsOut = 0;
+  constructor(readonly def: SinkDef) {}
+  open(_progress: unknown): void {}
+  write(_row: Row): void {
+    this.rowsOut++;
+  }
+  flush(): void {}
+  async commit(): Promise<unknown> {
+    return null;
+  }
+  async close(): Promise<void> {}
+}

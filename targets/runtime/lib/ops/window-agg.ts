@@ -43,6 +43,10 @@ export class WindowAggOp implements StatefulOp {
   private lastPaneStart = Number.NaN;
   private lastPane: Pane | null = null;
   private readonly off: number;
+  private readonly timeIndex: number;
+  private readonly paneMs: number;
+  private readonly fns: AggFns;
+  private readonly changes: boolean;
 
   constructor(
     private readonly cfg: WindowAggConfig,
@@ -50,6 +54,10 @@ export class WindowAggOp implements StatefulOp {
   ) {
     this.id = cfg.id;
     this.off = cfg.shape.kind === 'tumble' ? cfg.shape.offsetMs : 0;
+    this.timeIndex = cfg.timeIndex;
+    this.paneMs = cfg.paneMs;
+    this.fns = cfg.fns;
+    this.changes = cfg.emit === 'changes';
   }
 
   /** Windows containing the pane starting at p, by ascending end. */
@@ -90,12 +98,15 @@ export class WindowAggOp implements StatefulOp {
   }
 
   push(row: Row): void {
-    const t = row[this.cfg.timeIndex] as number;
-    const L = this.cfg.allowedLatenessMs;
-    const p = floorTo(t, this.cfg.paneMs, this.off);
+    const t = row[this.timeIndex] as number;
+    const pm = this.paneMs;
+    // Pane start = floor((t - off) / pane) * pane + off, without a division in the common case.
+    const rem = (t - this.off) % pm;
+    const p = rem >= 0 ? t - rem : t - rem - pm;
     let pane: Pane | undefined;
     if (p === this.lastPaneStart && this.lastPane !== null) pane = this.lastPane;
     else {
+      const L = this.cfg.allowedLatenessMs;
       if (this.lastEnd(p) + L <= this.wm) {
         this.ctx.late(this.id, row, this.wm - t);
         return;
@@ -109,7 +120,7 @@ export class WindowAggOp implements StatefulOp {
       this.lastPaneStart = p;
       this.lastPane = pane;
     }
-    const fns = this.cfg.fns;
+    const fns = this.fns;
     const key = fns.keyOf(row);
     let g = pane.get(key);
     if (g === undefined) {
@@ -117,7 +128,7 @@ export class WindowAggOp implements StatefulOp {
       pane.set(key, g);
     }
     fns.add(g.a, row, this.seq++);
-    if (this.cfg.emit === 'changes') this.emitChanges(p, key, g);
+    if (this.changes) this.emitChanges(p, key, g);
   }
 
   private emitChanges(p: number, key: unknown, g: Group): void {

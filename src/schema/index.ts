@@ -72,7 +72,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     return p;
   };
 
-  async function loadFromRegistry(req: SchemaRequest, subject: string, version: string, diags: DiagnosticBag): Promise<LoadedSchema | null> {
+  async function loadFromRegistry(req: SchemaRequest, subject: string, version: string, fragment: string | null, diags: DiagnosticBag): Promise<LoadedSchema | null> {
     const url = opts.env.get('PIPEC_SCHEMA_REGISTRY_URL');
     if (!url) {
       diags.report('registry-url-missing', req.span, { subject });
@@ -108,6 +108,10 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
       return null;
     }
     if (!checkFormat(req, kind, diags)) return null;
+    if (fragment !== null && kind !== 'protobuf') {
+      diags.report('schema-ref-invalid', req.span, { ref: req.ref, reason: `'#${fragment}' names a message, which only Protobuf subjects have` });
+      return null;
+    }
     // References, dependencies first (the order Avro named types must be defined in).
     const refs: { name: string; schema: RegistrySchema }[] = [];
     const seen = new Set<string>();
@@ -126,10 +130,10 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     if (!(await visit(main.value))) return null;
     const display = `registry:${subject} (version ${main.value.version})`;
     const origin: SchemaOrigin = { display, file: null, optionSpan: req.span, diags };
-    const mapped = mapText(kind, main.value.schema, origin, null, refs);
+    const mapped = mapText(kind, main.value.schema, origin, fragment, refs);
     if (!mapped) return null;
     return {
-      ...finish(mapped, kind, display),
+      ...finish(mapped, kind, fragment ? `${display}#${fragment}` : display),
       registry: { subject: main.value.subject, version: main.value.version, id: main.value.id },
       compatibility: await fetchCompat(c, subject),
     };
@@ -174,7 +178,8 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
             const r = byName.get(name);
             return r ? { name, text: r.schema, file: null } : { error: 'not among the references of the registry subject' };
           });
-        return mapProtobuf({ name: origin.display, text, file: origin.file }, fragment, resolver, origin);
+        // Only registry schemas (no resolveImport) fall back to their first message.
+        return mapProtobuf({ name: origin.display, text, file: origin.file }, fragment, resolver, origin, resolveImport === undefined);
       }
       case 'postgres':
         return null;
@@ -235,7 +240,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
         return null;
       }
       if (ref.kind === 'file') return loadFromFile(req, ref.path, ref.fragment, ref.schemaKind, diagnostics);
-      return loadFromRegistry(req, ref.subject, ref.version, diagnostics);
+      return loadFromRegistry(req, ref.subject, ref.version, ref.fragment, diagnostics);
     },
     loadPostgresTable(req: PostgresTableRequest, diagnostics: DiagnosticBag): Promise<LoadedSchema | null> {
       return loadPostgresTable(req, diagnostics, timeoutMs);

@@ -64,7 +64,18 @@ export interface ProtoFile {
 /** Finds an imported file: by path relative to the main file, or among registry references. */
 export type ProtoImportResolver = (importName: string) => ProtoFile | { error: string };
 
-export function mapProtobuf(main: ProtoFile, fragment: string | null, resolveImport: ProtoImportResolver, origin: SchemaOrigin): MappedSchema | null {
+/**
+ * Maps the message named by `fragment`. Without one, a file must define exactly one top-level
+ * message; `firstByDefault` instead takes the first one, the schema registry's convention (a
+ * Confluent Protobuf serializer writes the first message of the schema unless told otherwise).
+ */
+export function mapProtobuf(
+  main: ProtoFile,
+  fragment: string | null,
+  resolveImport: ProtoImportResolver,
+  origin: SchemaOrigin,
+  firstByDefault = false,
+): MappedSchema | null {
   const root = new protobuf.Root();
   const loaded = new Set<string>();
   const mainImports = parseInto(root, main, origin);
@@ -98,7 +109,7 @@ export function mapProtobuf(main: ProtoFile, fragment: string | null, resolveImp
     origin.diags.report('schema-invalid', origin.optionSpan, { path: origin.display, detail: e instanceof Error ? e.message : String(e) });
     return null;
   }
-  const message = pickMessage(root, mainMessages, fragment, origin);
+  const message = fragment === null && firstByDefault && mainMessages.length > 0 ? mainMessages[0]! : pickMessage(root, mainMessages, fragment, origin);
   if (!message) return null;
   const errorsBefore = origin.diags.errorCount();
   const row = new ProtoWalker(origin).message(message, '', false);

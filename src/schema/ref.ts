@@ -1,10 +1,10 @@
-// The `schema` option's reference syntax: `file:path[#Message]` or `registry:subject[:version]`.
+// The `schema` option's reference syntax: `file:path[#Message]` or `registry:subject[:version][#Message]`.
 import path from 'node:path';
 import type { SchemaKind } from './schema-loader.ts';
 
 export type SchemaRef =
   | { kind: 'file'; path: string; fragment: string | null; schemaKind: SchemaKind | null }
-  | { kind: 'registry'; subject: string; version: string };
+  | { kind: 'registry'; subject: string; version: string; fragment: string | null };
 
 /** File extension → schema language. */
 const EXTENSIONS: Readonly<Record<string, SchemaKind>> = {
@@ -26,13 +26,17 @@ export function parseSchemaRef(ref: string): SchemaRef | { error: string } {
     return { kind: 'file', path: p, fragment, schemaKind: EXTENSIONS[path.extname(p).toLowerCase()] ?? null };
   }
   if (scheme === 'registry') {
+    const hash = rest.indexOf('#');
+    const fragment = hash < 0 ? null : rest.slice(hash + 1);
+    if (fragment !== null && fragment.trim() === '') return { error: "nothing follows '#'" };
+    const body = hash < 0 ? rest : rest.slice(0, hash);
     // Subjects may contain ':' (registry contexts), so only a trailing number or `latest` is a version.
-    const m = /^(.*):(\d+|latest)$/.exec(rest);
-    const subject = m ? m[1]! : rest;
+    const m = /^(.*):(\d+|latest)$/.exec(body);
+    const subject = m ? m[1]! : body;
     const version = m ? m[2]! : 'latest';
     if (subject.trim() === '') return { error: 'the subject after registry: is empty' };
     if (version !== 'latest' && Number(version) < 1) return { error: 'registry versions start at 1' };
-    return { kind: 'registry', subject, version };
+    return { kind: 'registry', subject, version, fragment };
   }
   return { error: scheme ? `unknown scheme '${scheme}:'` : "it starts with neither 'file:' nor 'registry:'" };
 }

@@ -12,7 +12,7 @@ export const schemaCodes = {
     message: (p) => `schema '${p.ref}' is not a schema reference: ${p.reason}`,
     help: () => "write 'file:path/to/x.avsc', 'file:path/to/x.proto#Message', 'file:path/to/x.json' or 'registry:subject[:version]'",
     explain:
-      'The `schema` option names where the schema of a source comes from. It starts with `file:` (a local Avro `.avsc`, Protobuf `.proto` or JSON Schema `.json` file, resolved against the folder of the spec) or `registry:` (a subject of a Confluent-compatible schema registry, optionally with `:version`; the latest version otherwise). Example: `schema = \'file:schemas/clicks.proto#Click\'`.',
+      'The `schema` option names where the schema of a source comes from. It starts with `file:` (a local Avro `.avsc`, Protobuf `.proto` or JSON Schema `.json` file, resolved against the folder of the spec) or `registry:` (a subject of a Confluent-compatible schema registry, optionally with `:version`, the latest version otherwise; a Protobuf subject may name its message with `#Message`, else its first message is read). Example: `schema = \'file:schemas/clicks.proto#Click\'`.',
   }),
   'schema-file-unreadable': def<{ path: string; reason: string }>({
     severity: 'error',

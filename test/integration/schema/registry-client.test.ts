@@ -53,6 +53,7 @@ before(async () => {
         { schema: paymentProto, schemaType: 'PROTOBUF', references: [{ name: 'shop/common/money.proto', subject: 'money-value', version: 1 }] },
       ],
       'xml-value': [{ schema: '<x/>', schemaType: 'XML' }],
+      'shop-events': [{ schema: 'syntax = "proto3";\npackage shop.v1;\nmessage Order { string id = 1; }\nmessage Refund { string order_id = 1; int64 cents = 2; }\n', schemaType: 'PROTOBUF' }],
       'broken-value': [{ schema: '{"type": "record", "name": "X" "fields": []}' }],
       'address-json': [{ schema: addressJson, schemaType: 'JSON' }],
       'visits-value': [{ schema: visitsJson, schemaType: 'JSON', references: [{ name: 'address.json', subject: 'address-json', version: 1 }] }],
@@ -157,6 +158,19 @@ test('a body that is not the protocol is a bad-response error', async () => {
   const { bag } = await loadRef('registry:garbage-value', null, reg.url);
   assert.deepEqual(codes(bag), ['registry-bad-response']);
   assert.match(bag.items[0]!.message, /HTTP 200 with a body that is not JSON: "<html>proxy login<\/html>"/);
+});
+
+test('a Protobuf subject maps its first message unless #Message names another', async () => {
+  const first = await loadRef('registry:shop-events', 'protobuf', reg.url);
+  assert.deepEqual(codes(first.bag), []);
+  assert.equal(first.schema!.messageName, 'shop.v1.Order');
+  const named = await loadRef('registry:shop-events:1#Refund', 'protobuf', reg.url);
+  assert.deepEqual(columns(named.schema), ['order_id STRING NOT NULL', 'cents BIGINT NOT NULL']);
+  assert.equal(named.schema!.description, 'registry:shop-events (version 1)#Refund');
+  const wrong = await loadRef('registry:shop-events#Refnd', 'protobuf', reg.url);
+  assert.equal(wrong.bag.items[0]!.message, "'registry:shop-events (version 1)' has no message 'Refnd' (did you mean 'Refund'?)");
+  const avro = await loadRef('registry:orders-value#Order', 'avro', reg.url);
+  assert.deepEqual(codes(avro.bag), ['schema-ref-invalid']);
 });
 
 test('a malformed schema text in the registry is a parse error naming subject, version, line and column', async () => {

@@ -52,7 +52,7 @@ export function reportParseError(origin: SchemaOrigin, text: string, offset: num
   );
 }
 
-function offsetOfLine(text: string, line: number): number {
+export function offsetOfLine(text: string, line: number): number {
   let off = 0;
   for (let l = 1; l < line; l++) {
     const nl = text.indexOf('\n', off);

@@ -3,7 +3,7 @@
 import protobuf from 'protobufjs';
 import { T, type SqlType } from '../types/sql-type.ts';
 import { suggest } from '../util/suggest.ts';
-import { joinPath, reportParseError, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
+import { joinPath, offsetOfLine, reportParseError, type MappedSchema, type SchemaOrigin, type TypeOf } from './origin.ts';
 import type { SchemaField } from './schema-loader.ts';
 
 /**
@@ -130,7 +130,20 @@ function parseInto(root: protobuf.Root, f: ProtoFile, at: SchemaOrigin): string[
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const m = /\(line (\d+)\)$/.exec(msg);
-    reportParseError(at, f.text, null, msg.replace(/\s*\(line \d+\)$/, ''), m ? Number(m[1]) : undefined);
+    const detail = msg.replace(/\s*\(line \d+\)$/, '');
+    const line = m ? Number(m[1]) : undefined;
+    // protobufjs gives the line only; the token it names pins the column on that line.
+    const token = /^illegal (?:token|name|id|value|type|option|string) '([^']+)'/.exec(detail)?.[1];
+    if (line !== undefined && token) {
+      const start = offsetOfLine(f.text, line);
+      const end = f.text.indexOf('\n', start);
+      const col = f.text.slice(start, end < 0 ? undefined : end).indexOf(token);
+      if (col >= 0) {
+        reportParseError(at, f.text, start + col, detail);
+        return null;
+      }
+    }
+    reportParseError(at, f.text, null, detail, line);
     return null;
   }
 }

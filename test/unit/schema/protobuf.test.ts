@@ -94,11 +94,12 @@ test('a syntax error names the line of the .proto file', async () => {
   const { bag } = await load(fixturesDir, 'file:proto/syntax-error.proto');
   assert.deepEqual(codes(bag), ['schema-parse-error']);
   const d = bag.items[0]!;
-  // protobufjs stops at `string` on line 5 (the `;` after `int32 b = 2` is missing).
+  // protobufjs stops at `string` on line 5 (the `;` after `int32 b = 2` is missing): `  string c = 3;`
+  // has it at column 3.
   assert.equal(d.params.line, 5);
-  assert.equal(d.params.column, null);
-  assert.match(d.message, /^cannot parse 'proto\/syntax-error\.proto:5': illegal token 'string'/);
-  assert.equal(d.labels[0]!.span.start.line, 5);
+  assert.equal(d.params.column, 3);
+  assert.match(d.message, /^cannot parse 'proto\/syntax-error\.proto:5:3': illegal token 'string'/);
+  assert.deepEqual([d.labels[0]!.span.start.line, d.labels[0]!.span.start.column], [5, 3]);
   assert.deepEqual(d.span, optionSpan);
 });
 

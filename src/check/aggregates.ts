@@ -11,7 +11,7 @@ import type { WindowInfo } from './windows.ts';
 import { containsAggregate, expectBoolean, fmt, typeExpr, type CallExpr, type ExprEnv } from './expr.ts';
 import { avgType, sumType } from './type-rules.ts';
 import { isAggregateName } from './functions.ts';
-import { selectNames } from './select-list.ts';
+import { selectNames, storable } from './select-list.ts';
 import { uniquify } from './scope.ts';
 
 /** What the statement owning a query says about emission, lateness and state. */
@@ -217,7 +217,7 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
       return;
     }
     const x = typeExpr(it.expr, postEnv('SELECT'));
-    if (!x) ok = false;
+    if (!x || !storable(x, it.span, postEnv('SELECT'))) ok = false;
     else exprs.push({ name: String(i), expr: x });
   });
   const having = q.having ? typeExpr(q.having, postEnv('HAVING')) : null;

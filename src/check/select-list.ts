@@ -41,10 +41,17 @@ export function typeSelectList(q: SelectQuery, scope: Scope, env: ExprEnv): IrNa
       continue;
     }
     const x = typeExpr(it.expr, env);
-    if (!x) ok = false;
+    if (!x || !storable(x, it.span, env)) ok = false;
     else out.push({ name: '', expr: x });
   }
   if (!ok || out.length !== names.length) return ok ? null : null;
   out.forEach((e, i) => (e.name = names[i]!));
   return out;
+}
+
+/** Output columns need a type sinks can hold: not a bare NULL, not an INTERVAL. */
+export function storable(x: IrNamedExpr['expr'], span: import('../diagnostics/span.ts').Span, env: ExprEnv): boolean {
+  if (x.type.kind !== 'null' && x.type.kind !== 'interval') return true;
+  env.bag.report('untyped-output', span, { type: x.type.kind === 'null' ? 'NULL' : 'INTERVAL' });
+  return false;
 }

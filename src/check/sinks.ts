@@ -55,7 +55,18 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     upsertKey = input.op.upsertKey ? [...input.op.upsertKey] : null;
   } else if (!s.from && !s.query) {
     if (lateFrom.length === 0) bag.report('late-target-unused', s.name.span, { name });
-    else schema = lateSchema(ck, lateFrom[0]!);
+    else {
+      schema = lateSchema(ck, lateFrom[0]!);
+      for (const w of lateFrom.slice(1)) {
+        const other = lateSchema(ck, w);
+        const same = other.length === schema.length && other.every((c, i) => c.name === schema[i]!.name && JSON.stringify(c.type) === JSON.stringify(schema[i]!.type));
+        if (!same)
+          bag.report('incompatible-types', s.name.span, {
+            what: `the late events sent to '${name}'`,
+            types: [schema, other].map((sch) => `(${sch.map((c) => c.name).join(', ')})`).join(' and '),
+          });
+      }
+    }
   }
   if (!connector || !opts) return null;
   const known = input !== null || (!s.from && !s.query);

@@ -24,6 +24,10 @@ export function lateHandling(ck: Checker, onLate: OnLate | null): LateHandling {
     ck.bag.report('wrong-relation-kind', onLate.target.span, { name: t.name, kind: t.kind, expected: 'sink' });
     return { kind: 'unspecified' };
   }
+  if (t.stmt.kind === 'sink' && (t.stmt.from || t.stmt.query)) {
+    ck.bag.report('late-sink-has-input', onLate.target.span, { name: t.name });
+    return { kind: 'unspecified' };
+  }
   return { kind: 'to', sink: t.name };
 }
 

@@ -362,6 +362,20 @@ export const checkCodes = {
     message: (p) => `UNION ALL input has ${p.actual} columns, the first has ${p.expected}`,
     explain: 'Every input of UNION ALL must have the same number of columns, with compatible types position by position.',
   }),
+  'late-sink-has-input': def<{ name: string }>({
+    severity: 'error',
+    title: 'late events sent to a sink that has its own input',
+    message: (p) => `sink '${p.name}' reads its own input (FROM or AS SELECT); late events need a sink of their own`,
+    help: (p) => `declare a sink without FROM for the late events, e.g. CREATE SINK ${p.name}_late WITH (connector = 'kafka', ...)`,
+    explain: 'Late events keep the columns of the window\'s input plus `late_by_ms`, which differ from the rows of a view. A sink that receives late events is declared without FROM and receives nothing else.',
+  }),
+  'untyped-output': def<{ type: string }>({
+    severity: 'error',
+    title: 'output column without a storable type',
+    message: (p) => `a SELECT column of type ${p.type} cannot be stored or sent`,
+    help: (p) => (p.type === 'NULL' ? 'write CAST(NULL AS <type>)' : 'convert the interval to a number, e.g. a count of seconds'),
+    explain: 'Every output column of a view or sink has a type that sinks and targets can represent. A bare NULL has no type, and INTERVAL values exist only inside expressions.',
+  }),
   'late-target-unused': def<{ name: string }>({
     severity: 'warning',
     title: 'sink without input',

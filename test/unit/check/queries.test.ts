@@ -60,3 +60,15 @@ test('a broken WATERMARK does not also fail every window over the source', async
 CREATE VIEW v AS SELECT COUNT(*) AS c FROM TUMBLE(s, t, INTERVAL '1' MINUTE) GROUP BY window_start, window_end;`);
   assert.deepEqual(c.errors, ['watermark-column-type']);
 });
+
+test('a bare NULL or an INTERVAL cannot be an output column', async () => {
+  const c = await check(`${a}CREATE VIEW v AS SELECT NULL AS x, INTERVAL '1' HOUR AS y, CAST(NULL AS INT) AS z FROM a;`);
+  assert.deepEqual(c.errors, ['untyped-output', 'untyped-output']);
+});
+
+test('late events go to a sink of their own, not to a sink with an input', async () => {
+  const c = await check(`${a}CREATE SINK out FROM a WITH (connector = 'stdout');
+CREATE VIEW v AS SELECT k, window_start, COUNT(*) AS c FROM TUMBLE(a, ts, INTERVAL '1' MINUTE)
+GROUP BY k, window_start, window_end ON LATE TO out;`);
+  assert.deepEqual(c.errors, ['late-sink-has-input']);
+});

@@ -1,5 +1,9 @@
-// `pipec compact <file>`: runs the pipeline's Iceberg compaction policies once.
-import type { CommandContext } from '../context.ts';
+// `pipec compact <file>`: runs the pipeline's Iceberg compaction policies once, each action an
+// atomic commit (or, for orphan removal, a delete of unreachable files only).
+import { dirname, join } from 'node:path';
+import { compileFile } from '../../build/compile.ts';
+import { runCompaction } from '../../../targets/iceberg/compact.ts';
+import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface CompactArgs {
   file: string | undefined;
@@ -10,7 +14,14 @@ export async function compactCommand(ctx: CommandContext, args: CompactArgs): Pr
     ctx.io.stderr('pipec compact: give one spec file\n');
     return 2;
   }
-  // The Iceberg writer that executes policies is not part of this build yet (see the Iceberg issue).
-  ctx.io.stderr('pipec compact: the Iceberg writer is not available in this build yet; no table was changed\n');
-  return 1;
+  const r = await compileFile(args.file, { cwd: ctx.cwd, env: ctx.env });
+  printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
+  if (!r.plan || r.diagnostics.hasErrors) return 1;
+  if (r.plan.compactions.length === 0) {
+    ctx.io.stderr(`pipec compact: ${args.file} declares no CREATE COMPACTION POLICY\n`);
+    return 1;
+  }
+  const outcome = await runCompaction(r.plan, join(ctx.cwd, dirname(args.file)), (line) => ctx.io.stdout(`${line}\n`));
+  for (const e of outcome.errors) ctx.io.stderr(`pipec compact: ${e}\n`);
+  return outcome.errors.length ? 1 : 0;
 }

@@ -10,8 +10,13 @@ function parseNumber(text: string): number | bigint {
   return Number(text);
 }
 
+/** Parses any JSON document, turning integers beyond 2^53 into bigints. */
+export function parseJsonLossless(text: string): unknown {
+  return parse(text, null, parseNumber);
+}
+
 export function parseMetadataJson(text: string): TableMetadata {
-  return parse(text, null, parseNumber) as TableMetadata;
+  return parseJsonLossless(text) as TableMetadata;
 }
 
 export function stringifyMetadataJson(meta: TableMetadata): string {

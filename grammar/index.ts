@@ -2,7 +2,7 @@
 // Statements are split at `;` (and at a `CREATE` that lacks one) before parsing, so a broken
 // statement never hides the next one; every syntax error of the file is reported in one run.
 import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
-import type { Expr, PipeFile, Query, Statement, Suppression } from '../src/syntax/ast.ts';
+import type { Expr, PipeFile, Query, SourceComment, Statement, Suppression } from '../src/syntax/ast.ts';
 import type { FragmentOrigin, FrontEndContext } from '../src/syntax/front-end.ts';
 import { IncompleteCst, SpanMaker } from '../src/syntax/sql/cst.ts';
 import { buildAst } from '../src/syntax/sql/ast-builder.ts';
@@ -139,6 +139,7 @@ export function parsePipeSql(text: string, ctx: FrontEndContext): PipeFile {
   const spans = new SpanMaker(ctx, text, undefined);
   const statements: Statement[] = [];
   let sup: Suppression[] = [];
+  let comments: SourceComment[] = [];
   try {
     const lexed = lex(text, spans);
     for (const chunk of splitStatements(lexed.tokens, spans)) {
@@ -147,10 +148,11 @@ export function parsePipeSql(text: string, ctx: FrontEndContext): PipeFile {
       if (r.ast) statements.push(r.ast);
     }
     sup = suppressions(lexed.comments, spans);
+    comments = lexed.comments.map((c) => ({ text: c.image.replace(/\r$/, ''), span: spans.token(c) }));
   } catch (err) {
     ctx.diagnostics.report('internal-error', spans.range(0, 0), { detail: `parsing: ${err instanceof Error ? err.message : String(err)}` });
   }
-  return { file: ctx.file, source: 'sql', statements, suppressions: sup, span: spans.range(0, text.length) };
+  return { file: ctx.file, source: 'sql', statements, suppressions: sup, comments, span: spans.range(0, text.length) };
 }
 
 function parseFragment<T>(rule: 'query' | 'expr', text: string, ctx: FrontEndContext, origin: FragmentOrigin | undefined): T | null {

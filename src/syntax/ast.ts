@@ -47,11 +47,19 @@ export interface PipeFile {
   statements: Statement[];
   /** `-- pipec:allow CODE` comments, each silencing CODE on the statement that follows. */
   suppressions: Suppression[];
+  /** The comments of a `.pipe.sql` file in source order, so `pipec fmt` can keep them. Absent for YAML. */
+  comments?: SourceComment[];
   span: Span;
 }
 
 export interface Suppression {
   code: string;
+  span: Span;
+}
+
+export interface SourceComment {
+  /** As written, markers included: `-- note` or `/* note *\/`. */
+  text: string;
   span: Span;
 }
 

@@ -1,6 +1,6 @@
 // Canonical `.pipe.sql` text of a PipeFile (`pipec fmt`, `fmt --to sql`): upper-case keywords,
-// one clause per line, 2-space indent, one option per line, `${VAR}` text kept as written.
-// Idempotent: formatting the parse of formatted text gives the same text.
+// one clause per line, 2-space indent, one option per line, `${VAR}` text kept as written,
+// comments kept (see to-sql-comments.ts). Idempotent: format(parse(format(x))) == format(x).
 import type {
   CompactionAction,
   CreateSourceStmt,
@@ -16,33 +16,45 @@ import type {
 } from '../ast.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { additiveExpr, expr, ident, intervalLit, stringLit, typeSql } from './to-sql-expr.ts';
+import { CommentPlacer, withComments } from './to-sql-comments.ts';
+import type { Span } from '../../diagnostics/span.ts';
 
 const INDENT = '  ';
 /** Select lists longer than this go one item per line. */
 const MAX_LINE = 100;
 
 export function formatSql(file: PipeFile): string {
+  const placer = new CommentPlacer(file.comments ?? []);
   const out: string[] = [];
   let prevEnd = -1;
-  for (const s of file.statements) {
-    const allows = file.suppressions
-      .filter((x) => x.span.file === s.span.file && x.span.start.offset > prevEnd && x.span.start.offset < s.span.start.offset)
-      .map((x) => x.code);
-    const head = allows.length ? `-- pipec:allow ${allows.join(', ')}\n` : '';
-    out.push(`${head}${statement(s)};\n`);
+  file.statements.forEach((s, i) => {
+    const body = statement(s, placer);
+    const above = placer.upTo(s.span.end.offset).map((c) => `${c.text}\n`);
+    // Without the source's comments (a YAML file), suppressions are all that must survive.
+    if (file.comments === undefined) {
+      const allows = file.suppressions
+        .filter((x) => x.span.file === s.span.file && x.span.start.offset > prevEnd && x.span.start.offset < s.span.start.offset)
+        .map((x) => x.code);
+      if (allows.length) above.push(`-- pipec:allow ${allows.join(', ')}\n`);
+    }
+    const trailing = placer.trailingStatement(s.span, file.statements[i + 1]?.span.start.offset ?? Infinity);
+    out.push(`${above.join('')}${body};${trailing ? `  ${trailing.text}` : ''}\n`);
     prevEnd = s.span.end.offset;
-  }
+  });
+  const rest = placer.rest();
+  if (rest.length) out.push(`${rest.map((c) => c.text).join('\n')}\n`);
   return out.join('\n');
 }
 
-function statement(s: Statement): string {
+function statement(s: Statement, cp: CommentPlacer): string {
+  const end = s.span.end.offset;
   switch (s.kind) {
     case 'pipeline':
-      return `PIPELINE ${ident(s.name)}${withClause(s.options)}`;
+      return `PIPELINE ${ident(s.name)}${withClause(s.options, cp, end)}`;
     case 'source':
-      return source(s);
+      return source(s, cp);
     case 'view': {
-      const lines = [`CREATE VIEW ${ident(s.name)}${withClause(s.options)} AS`, query(s.query)];
+      const lines = [`CREATE VIEW ${ident(s.name)}${withClause(s.options, cp, end)} AS`, query(s.query)];
       if (s.emit) lines.push(s.emit.mode === 'changes' ? 'EMIT CHANGES' : 'EMIT ON WINDOW CLOSE');
       if (s.allowedLateness) lines.push(`ALLOWED LATENESS ${intervalLit(s.allowedLateness)}`);
       if (s.onLate) lines.push(s.onLate.kind === 'drop' ? 'ON LATE DROP' : `ON LATE TO ${ident(s.onLate.target)}`);
@@ -50,42 +62,48 @@ function statement(s: Statement): string {
     }
     case 'sink': {
       const name = `CREATE SINK ${ident(s.name)}`;
-      if (s.from) return `${name} FROM ${s.from.parts.map(ident).join('.')}${withClause(s.options)}`;
-      if (s.query) return `${name} AS\n${query(s.query)}${s.options.length ? `\n${withClause(s.options).trimStart()}` : ''}`;
-      return `${name}${withClause(s.options)}`;
+      if (s.from) return `${name} FROM ${s.from.parts.map(ident).join('.')}${withClause(s.options, cp, end)}`;
+      if (s.query) return `${name} AS\n${query(s.query)}${s.options.length ? `\n${withClause(s.options, cp, end).trimStart()}` : ''}`;
+      return `${name}${withClause(s.options, cp, end)}`;
     }
     case 'catalog':
-      return `CREATE CATALOG ${ident(s.name)}${withClause(s.options)}`;
+      return `CREATE CATALOG ${ident(s.name)}${withClause(s.options, cp, end)}`;
     case 'compaction': {
-      const actions = s.actions.map((a) => INDENT + action(a)).join(',\n');
       const schedule = s.schedule ? ` SCHEDULE EVERY ${intervalLit(s.schedule)}` : '';
-      return `CREATE COMPACTION POLICY ${ident(s.name)} ON ${ident(s.target)} (\n${actions}\n)${schedule}`;
+      const list = commentedList(s.actions.map((a) => ({ text: action(a), span: a.span })), cp, end);
+      return `CREATE COMPACTION POLICY ${ident(s.name)} ON ${ident(s.target)} (\n${list}\n)${schedule}`;
     }
     default:
       return assertNever(s);
   }
 }
 
-function source(s: CreateSourceStmt): string {
+/** One item per line, indented, comma-separated, each with the comments that belong to it. */
+function commentedList(items: { text: string; span: Span }[], cp: CommentPlacer, limit: number): string {
+  const comments = cp.items(items.map((i) => i.span), limit);
+  return items.map((item, i) => withComments(INDENT, item.text + (i < items.length - 1 ? ',' : ''), comments[i]!)).join('\n');
+}
+
+function source(s: CreateSourceStmt, cp: CommentPlacer): string {
   const head = `CREATE SOURCE ${ident(s.name)}`;
   const cols = s.columns ?? [];
   const width = Math.max(0, ...cols.map((c) => ident(c.name).length));
-  const elems = cols.map((c) => {
+  const items = cols.map((c) => {
     const meta = c.metadataFrom ? ` METADATA FROM ${stringLit(c.metadataFrom.key)}` : '';
-    return `${ident(c.name).padEnd(width)} ${typeSql(c.type)}${meta}`;
+    return { text: `${ident(c.name).padEnd(width)} ${typeSql(c.type)}${meta}`, span: c.span };
   });
-  if (s.watermark) elems.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${expr(s.watermark.expr)}`);
-  if (s.primaryKey) elems.push(`PRIMARY KEY (${s.primaryKey.columns.map(ident).join(', ')}) NOT ENFORCED`);
-  const list = elems.length ? ` (\n${elems.map((e) => INDENT + e).join(',\n')}\n)` : '';
-  return `${head}${list}${withClause(s.options)}`;
+  if (s.watermark) items.push({ text: `WATERMARK FOR ${ident(s.watermark.column)} AS ${expr(s.watermark.expr)}`, span: s.watermark.span });
+  if (s.primaryKey) items.push({ text: `PRIMARY KEY (${s.primaryKey.columns.map(ident).join(', ')}) NOT ENFORCED`, span: s.primaryKey.span });
+  const list = items.length ? ` (\n${commentedList(items, cp, s.span.end.offset)}\n)` : '';
+  return `${head}${list}${withClause(s.options, cp, s.span.end.offset)}`;
 }
 
-function withClause(options: OptionEntry[]): string {
+function withClause(options: OptionEntry[], cp: CommentPlacer, limit: number): string {
   if (options.length === 0) return '';
   const keys = options.map((o) => o.key.split('.').map(optionKeyPart).join('.'));
   const width = Math.max(...keys.map((k) => k.length));
-  const lines = options.map((o, i) => `${INDENT}${keys[i]!.padEnd(width)} = ${optionValue(o.value)}`);
-  return ` WITH (\n${lines.join(',\n')}\n)`;
+  const items = options.map((o, i) => ({ text: `${keys[i]!.padEnd(width)} = ${optionValue(o.value)}`, span: o.span }));
+  return ` WITH (\n${commentedList(items, cp, limit)}\n)`;
 }
 
 /** Option keys may be any word, reserved ones included (`table`, `format`). */

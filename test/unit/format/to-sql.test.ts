@@ -58,7 +58,7 @@ test('the LANGUAGE.md view prints in canonical form', () => {
       'GROUP BY customer_id, window_start, window_end',
       'EMIT ON WINDOW CLOSE',
       "ALLOWED LATENESS INTERVAL '30' SECOND",
-      'ON LATE TO orders_late;',
+      'ON LATE TO orders_late;  -- or ON LATE DROP',
       '',
     ].join('\n'),
   );
@@ -163,4 +163,47 @@ test('long select lists go one item per line', () => {
   const cols = Array.from({ length: 12 }, (_, i) => `column_number_${i}`);
   const out = fmt(`CREATE VIEW v AS SELECT ${cols.join(', ')} FROM t;`);
   assert.equal(out, `CREATE VIEW v AS\nSELECT\n${cols.map((c) => `  ${c}`).join(',\n')}\nFROM t;\n`);
+});
+
+test('comments survive formatting: trailing, continued, between items, above and after statements', () => {
+  const src = `-- header
+PIPELINE p;   -- optional
+
+-- pipec:allow no-late-policy
+CREATE SOURCE s (
+  a INT,            -- first
+  -- about b
+  b STRING
+) WITH (
+  schema = 'x',     -- or 'file:a.avsc',
+                    --    'file:b.proto#B'
+  format = 'avro'
+);
+CREATE VIEW v AS SELECT a /* inline */ FROM s;
+/* the end */
+`;
+  const want = `-- header
+PIPELINE p;  -- optional
+
+-- pipec:allow no-late-policy
+CREATE SOURCE s (
+  a INT,  -- first
+  -- about b
+  b STRING
+) WITH (
+  schema = 'x',  -- or 'file:a.avsc',
+                 --    'file:b.proto#B'
+  format = 'avro'
+);
+
+/* inline */
+CREATE VIEW v AS
+SELECT a
+FROM s;
+
+/* the end */
+`;
+  const once = fmt(src);
+  assert.equal(once, want);
+  assert.equal(fmt(once), once);
 });

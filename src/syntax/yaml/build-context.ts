@@ -1,7 +1,7 @@
 // What the AST builders share: the YAML document, the front-end context, the SQL body parser,
 // and small converters from YAML scalars to AST pieces (names, durations, options) that keep
 // each node's source span and report their own mistakes.
-import { isScalar, type Node, type Pair, type Scalar } from 'yaml';
+import { isScalar, type Pair, type Scalar } from 'yaml';
 import type { Expr, Ident, IntervalLit, OptionEntry, OptionValue, QualifiedName, Query } from '../ast.ts';
 import type { Span } from '../../diagnostics/span.ts';
 import type { FragmentOrigin, FrontEndContext } from '../front-end.ts';
@@ -132,7 +132,3 @@ export function optionOf(b: Builder, pair: Pair<unknown, unknown>, place: readon
 }
 
 export const capitalizeFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-export function isNode(n: unknown): n is Node {
-  return typeof n === 'object' && n !== null && 'range' in n;
-}

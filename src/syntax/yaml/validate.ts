@@ -63,12 +63,12 @@ export function validatePipeYaml(env: YamlEnv, data: unknown, ctx: FrontEndConte
   }
   for (const e of errors) {
     if (e.keyword === 'required' && typoFor.has(`${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`)) continue;
-    reportAjvError(env, data, e, ctx);
+    reportAjvError(env, e, ctx);
   }
   return false;
 }
 
-function reportAjvError(env: YamlEnv, _data: unknown, e: ErrorObject, ctx: FrontEndContext): void {
+function reportAjvError(env: YamlEnv, e: ErrorObject, ctx: FrontEndContext): void {
   const segs = pointerSegments(e.instancePath);
   const where = describePlace(segs);
   const at = locate(env, env.doc.contents, segs);

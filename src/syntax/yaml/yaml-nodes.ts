@@ -1,6 +1,6 @@
 // Helpers over the `yaml` package's node tree: source spans of nodes, alias resolution, lookup
 // by a JSON-pointer path (what ajv reports), and readable descriptions of places and values.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { LineMap, Span } from '../../diagnostics/span.ts';
 
 export interface YamlEnv {
@@ -62,11 +62,6 @@ export function findPair(env: YamlEnv, node: unknown, key: string): Pair<unknown
 export function itemsOf(env: YamlEnv, node: unknown): unknown[] {
   const n = deref(env, node);
   return isSeq(n) ? (n as YAMLSeq).items : [];
-}
-
-export function scalarOf(env: YamlEnv, node: unknown): Scalar | null {
-  const n = deref(env, node);
-  return isScalar(n) ? n : null;
 }
 
 /** Decodes a JSON pointer (`/sources/a~1b/columns/0`) into its segments. */

@@ -100,6 +100,8 @@ export function mapAvro(doc: unknown, origin: SchemaOrigin, references: unknown[
     origin.diags.report('schema-invalid', origin.optionSpan, { path: origin.display, detail }, name ? labelAtText(origin, `"${name}"`, 'not defined') : {});
     return null;
   }
+  // A logicalType on the record itself means nothing to Avro: ignored, as the spec says.
+  if (type instanceof KeepAttrs) type = (type as unknown as { underlyingType: avro.Type }).underlyingType;
   if (type.typeName !== 'record' && type.typeName !== 'error') {
     origin.diags.report(
       'schema-invalid',

@@ -1,14 +1,15 @@
 // Hostile and odd schema documents never throw: each load ends in a schema or in coded
 // diagnostics whose codes the registry knows (a user never sees a stack trace).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { lookupCode } from '../../../src/diagnostics/registry.ts';
 import { load } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pipec-schema-robust-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 const cases: Record<string, string> = {
   'null.avsc': 'null',

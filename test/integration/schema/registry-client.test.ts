@@ -212,13 +212,13 @@ test('a refused connection is registry-unreachable', async () => {
 });
 
 test('a registry that does not answer in time is registry-unreachable after the timeout', async () => {
-  const slow = await startRegistryFixture({ subjects: { 'orders-value': [{ schema: ordersAvsc }] }, delayMs: 2000 });
+  const slow = await startRegistryFixture({ subjects: { 'orders-value': [{ schema: ordersAvsc }] }, delayMs: 10_000 });
   try {
     const t0 = Date.now();
     const { bag } = await loadRef('registry:orders-value', 'avro', slow.url, 150);
     assert.deepEqual(codes(bag), ['registry-unreachable']);
     assert.match(bag.items[0]!.message, /no answer within 150 ms$/);
-    assert.ok(Date.now() - t0 < 1500, 'gave up at the timeout, not when the server answered');
+    assert.ok(Date.now() - t0 < 5000, 'gave up at the timeout, not when the server answered (after 10 s)');
   } finally {
     await slow.close();
   }

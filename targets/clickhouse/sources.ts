@@ -160,7 +160,7 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
     }
   }
   rel.where = [OK_ROW];
-  emitWatermarkTable(ctx, src, rel);
+  emitWatermarkTable(ctx, src, rel, ident('_partition'));
   return rel;
 }
 
@@ -278,37 +278,72 @@ function plainSource(ctx: EmitContext, src: IrSource): Rel {
     `DROP TABLE IF EXISTS ${name}`,
   );
   const rel = tableRel(name, payload, 'stream', [src.id]);
-  emitWatermarkTable(ctx, src, rel);
+  emitWatermarkTable(ctx, src, rel, '0');
   return rel;
 }
 
-/** Largest event time seen per source: the stand-in for a watermark that read views compare with. */
-function emitWatermarkTable(ctx: EmitContext, src: IrSource, rel: Rel): void {
+/**
+ * Largest event time and last arrival per Kafka partition: the stand-in for a watermark. Read views
+ * take the minimum over partitions (LANGUAGE.md), dropping partitions idle for idle_timeout.
+ */
+function emitWatermarkTable(ctx: EmitContext, src: IrSource, rel: Rel, partition: string): void {
   const wm = src.watermark;
   if (!wm || !rel.cols.has(wm.column)) return;
   const table = qualified(ctx.db, `${src.name}__watermark`);
   const mv = qualified(ctx.db, `${src.name}__watermark_mv`);
-  const tt = chType(T.timestamp(3, false));
+  const ts = T.timestamp(3, false);
+  const tt = chType(ts);
   addStmt(
     ctx,
     'pipeline',
-    [`watermark of ${src.name}: the largest ${wm.column} seen (ClickHouse has no watermark; read views subtract the delay)`],
-    `CREATE TABLE IF NOT EXISTS ${table}\n(\n    ${ident('max_event_time')} SimpleAggregateFunction(max, ${tt})\n)\nENGINE = AggregatingMergeTree\nORDER BY tuple()`,
+    [`watermark of ${src.name}: per partition, the largest ${wm.column} seen and when rows last arrived (ClickHouse has no watermark)`],
+    `CREATE TABLE IF NOT EXISTS ${table}\n(\n${columnDefs([
+      { name: 'partition', type: 'UInt64' },
+      { name: 'max_event_time', type: `SimpleAggregateFunction(max, ${tt})` },
+      { name: 'last_seen', type: `SimpleAggregateFunction(max, ${tt})` },
+    ])}\n)\nENGINE = AggregatingMergeTree\nORDER BY ${ident('partition')}`,
     `DROP TABLE IF EXISTS ${table}`,
   );
-  const r: Rel = { ...rel, cols: new Map([['max_event_time', `CAST(${rel.cols.get(wm.column)!} AS ${tt})`]]), where: [...rel.where, `(${rel.cols.get(wm.column)!} IS NOT NULL)`] };
+  const time = rel.cols.get(wm.column)!;
+  const r: Rel = {
+    ...rel,
+    cols: new Map([
+      ['partition', `toUInt64(${partition})`],
+      ['max_event_time', `CAST(${time} AS ${tt})`],
+      ['last_seen', `now64(3, ${str(TIME_ZONE)})`],
+    ]),
+    types: new Map([
+      ['partition', T.bigint(false)],
+      ['max_event_time', ts],
+      ['last_seen', ts],
+    ]),
+    where: [...rel.where, `(${time} IS NOT NULL)`],
+  };
   addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${table}\nAS ${selectFrom(r)}`, `DROP VIEW IF EXISTS ${mv}`);
 }
 
-/** SQL for the watermark (epoch ms) of the given sources, or null when none has one. */
+/**
+ * SQL for the watermark (epoch ms) of the given sources, or null when none has one: per source the
+ * minimum over partitions of the largest event time, minus the delay. With idle_timeout, partitions
+ * without rows for that long drop out, and when all are idle it follows processing time (LANGUAGE.md).
+ */
 export function watermarkMs(ctx: EmitContext, sourceIds: string[]): string | null {
   const parts: string[] = [];
   for (const id of sourceIds) {
     const src = ctx.plan.sources.find((s) => s.id === id);
     if (!src?.watermark) continue;
     const table = qualified(ctx.db, `${src.name}__watermark`);
-    parts.push(`((SELECT toUnixTimestamp64Milli(max(${ident('max_event_time')})) FROM ${table}) - ${src.watermark.delayMs})`);
+    const perPartition = `SELECT max(${ident('max_event_time')}) AS m, max(${ident('last_seen')}) AS seen FROM ${table} GROUP BY ${ident('partition')}`;
+    const idle = src.watermark.idleTimeoutMs;
+    const ms = (x: string): string => `toUnixTimestamp64Milli(${x})`;
+    const value =
+      idle === null
+        ? ms('min(m)')
+        : `if(countIf(${ACTIVE(idle)}) = 0, greatest(${ms('max(m)')}, ${ms(`now64(3, ${str(TIME_ZONE)})`)}), ${ms(`minIf(m, ${ACTIVE(idle)})`)})`;
+    parts.push(`(SELECT ${value} - ${src.watermark.delayMs} FROM (${perPartition}))`);
   }
   if (!parts.length) return null;
   return parts.length === 1 ? parts[0]! : `least(${parts.join(', ')})`;
 }
+
+const ACTIVE = (idleMs: number): string => `seen >= subtractMilliseconds(now64(3, ${str(TIME_ZONE)}), ${idleMs})`;

@@ -38,10 +38,10 @@ export const clickhouseCodes = {
   'clickhouse-no-watermark': def<{ view: string; delay: string }>({
     severity: 'warning',
     title: 'ClickHouse has no watermark: EMIT ON WINDOW CLOSE becomes a read-time filter',
-    message: (p) => `'${p.view}': ClickHouse has no watermark; the read view shows a window once the largest event time seen, minus ${p.delay}, passes its end, and nothing is pushed when it closes`,
+    message: (p) => `'${p.view}': ClickHouse has no watermark; the read view shows a window once the largest event time seen (minimum over partitions), minus ${p.delay}, passes its end, and nothing is pushed when it closes`,
     help: () => 'query the read view (it filters closed windows); a consumer that needs a push on close must poll it',
     explain:
-      "A materialized view runs when rows are inserted, never when time passes, so no row is emitted at window close. pipec stores every window's partial aggregates and adds a read view that shows only the windows a watermark would have closed: the watermark is the largest event time inserted so far (over all partitions, not the minimum per partition; `idle_timeout` has no effect) minus the watermark delay and the allowed lateness. A quiet topic therefore never closes its last window.",
+      "A materialized view runs when rows are inserted, never when time passes, so no row is emitted at window close. pipec stores every window's partial aggregates and adds a read view that shows only the windows a watermark would have closed: the watermark is, per Kafka partition, the largest event time inserted so far, minimum over partitions, minus the watermark delay (and the window's allowed lateness). With `idle_timeout`, a partition without inserts for that long stops holding it back, and when all are idle it follows the clock minus the delay, as in the runtime; without it, a quiet topic never closes its last window. The value is computed when the view is read, so it can differ from the runtime's watermark at the same moment.",
   }),
   'clickhouse-late-rows-merge': def<{ view: string; late: string }>({
     severity: 'warning',

@@ -157,3 +157,22 @@ test("TUMBLE offsets assign windows as the Flink documentation's Window Offset t
   const got = (await run(script.join('\n'))).map((rows) => rows.map((r) => [r['window_start'], r['window_end']]));
   assert.deepEqual(got, documented.map(([, s, e]) => [[s, e]]));
 });
+
+test('the watermark is the minimum over Kafka partitions; an idle partition stops holding it back after idle_timeout', async () => {
+  const c = expectedCase('tumble_10m_sum');
+  const cols = [...BID_COLS, '_partition'];
+  const lagging = insert('`bids`.`bid`', cols, [{ bidtime: '2020-04-15 08:01:00.000', price: '0.00', item: 'lag', _partition: 1 }]);
+  const inP0 = insert('`bids`.`bid`', cols, [...bids.map((b) => ({ ...b, _partition: 0 })), { bidtime: '2020-04-15 09:00:00.000', price: '100.00', item: 'Z', _partition: 0 }]);
+  // Without idle_timeout: partition 1 (at 08:01) holds the watermark at 08:00:59, so no window is closed.
+  const strict = bidWindowPlan(c.window as IrWindow);
+  const [held] = await run([emitClickHouse(strict, { sourceMode: 'insertable' }).sql, lagging, inP0, selectWindows].join('\n'));
+  assert.deepEqual(held, []);
+  // With idle_timeout = 2.5 s: after a 3 s pause without inserts into partition 1 it drops out
+  // (partition 0 got rows after the pause), so partition 0's watermark (08:59:59) closes both windows.
+  const idle = bidWindowPlan(c.window as IrWindow);
+  idle.sources[0]!.watermark!.idleTimeoutMs = 2500;
+  const [before, , after] = await run([emitClickHouse(idle, { sourceMode: 'insertable' }).sql, lagging, selectWindows, 'SELECT sleep(3) AS s;', inP0, selectWindows].join('\n'));
+  // The lagging bid (price 0.00) belongs to [08:00, 08:10) and adds nothing to its sum.
+  assert.deepEqual(before, []);
+  assert.deepEqual(normalize(after!), normalize(c.rows));
+});

@@ -1,5 +1,8 @@
 // Protobuf (.proto text) → SQL columns. protobufjs parses and resolves the files (imports,
 // well-known types); the mapping is the data tables below, walked over the record message.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import protobuf from 'protobufjs';
 import { T, type SqlType } from '../types/sql-type.ts';
 import { suggest } from '../util/suggest.ts';
@@ -93,7 +96,7 @@ export function mapProtobuf(
       root.addJSON(common.nested as Record<string, protobuf.AnyNestedObject>);
       continue;
     }
-    const f = resolveImport(name);
+    const f = bundledGoogleProto(name) ?? resolveImport(name);
     if ('error' in f) {
       origin.diags.report('schema-file-unreadable', origin.optionSpan, { path: name, reason: `imported by ${origin.display}: ${f.error}` });
       return null;
@@ -120,6 +123,21 @@ export function mapProtobuf(
     canonicalText: JSON.stringify({ message: messageName, root: root.toJSON() }),
     messageName,
   };
+}
+
+/**
+ * google/protobuf/*.proto files other than the well-known types protobufjs has built in
+ * (descriptor.proto, imported by files that declare custom options; api.proto; type.proto):
+ * read from the protobufjs package, which ships them. Null when not one of those.
+ */
+function bundledGoogleProto(name: string): ProtoFile | null {
+  if (!/^google\/protobuf\/[a-z_]+\.proto$/.test(name)) return null;
+  try {
+    const dir = path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'));
+    return { name, text: readFileSync(path.join(dir, name), 'utf8'), file: null };
+  } catch {
+    return null;
+  }
 }
 
 /** Parses one file into the root; returns its imports, or null after reporting a parse error. */

@@ -138,3 +138,9 @@ test('a nested message is found by its name relative to the package', async () =
   assert.equal(schema!.messageName, 'shop.web.v1.Click.Device');
   assert.deepEqual(columns(schema), ['os STRING NOT NULL', 'browser STRING NOT NULL', 'screen_width INT NOT NULL', 'screen_height INT NOT NULL']);
 });
+
+test('custom options importing google/protobuf/descriptor.proto load (protobufjs ships the file)', async () => {
+  const { schema, bag } = await load(fixturesDir, 'file:proto/custom-options.proto');
+  assert.deepEqual(codes(bag), []);
+  assert.deepEqual(columns(schema), ['id STRING NOT NULL', 'email STRING NOT NULL']);
+});

@@ -95,8 +95,17 @@ export interface ParseErrorContext {
   softWords: ReadonlySet<string>;
 }
 
-/** Reports one parser error; returns false when it was a cascade of an earlier one and dropped. */
-export function reportParseError(e: IRecognitionException, isFirst: boolean, pc: ParseErrorContext): void {
+const UNSUPPORTED: Record<string, { what: string; instead: string }> = {
+  ORDER: { what: 'ORDER BY', instead: 'a stream has no order to sort by; sort in the sink (e.g. order_by of a ClickHouse sink)' },
+  LIMIT: { what: 'LIMIT', instead: 'a stream has no end to count to; filter with WHERE instead' },
+  RIGHT: { what: 'RIGHT JOIN', instead: 'swap the two sides and write LEFT JOIN' },
+  FULL: { what: 'FULL JOIN', instead: 'use LEFT JOIN, or UNION ALL of two LEFT JOINs' },
+  CROSS: { what: 'CROSS JOIN', instead: 'write a JOIN ... ON with the condition that relates the two sides' },
+  OVER: { what: 'OVER (...) window aggregates', instead: 'aggregate over a window table function: FROM TUMBLE(...) GROUP BY window_start, ...' },
+};
+
+/** Reports the first parser error of a statement (or fragment) as a coded diagnostic. */
+export function reportParseError(e: IRecognitionException, pc: ParseErrorContext): void {
   const bag = pc.spans.ctx.diagnostics;
   const atEnd = e.token.tokenType === EOF || !Number.isFinite(e.token.startOffset);
   const idx = atEnd ? pc.tokens.length : pc.tokens.findIndex((t) => t.startOffset === e.token.startOffset);
@@ -106,8 +115,17 @@ export function reportParseError(e: IRecognitionException, isFirst: boolean, pc:
     bag.report('syntax-trailing-comma', pc.spans.token(prev), { closer: e.token.image.toUpperCase() });
     return;
   }
+  const unsupported = UNSUPPORTED[e.token.tokenType.name];
+  if (unsupported && !atEnd) {
+    bag.report('syntax-unsupported', span, unsupported);
+    return;
+  }
+  if (!atEnd && prev?.tokenType.name === 'INTERVAL' && e.token.tokenType.name === 'NumberLit') {
+    bag.report('syntax-interval-unquoted', span, { number: e.token.image });
+    return;
+  }
   let expected: string[] = [];
-  if (isFirst && idx >= 0) expected = pc.contentAssist(pc.tokens.slice(0, idx));
+  if (idx >= 0) expected = pc.contentAssist(pc.tokens.slice(0, idx));
   if (expected.length === 0) {
     try {
       expected = JSON.parse(e.message) as string[];
@@ -116,6 +134,14 @@ export function reportParseError(e: IRecognitionException, isFirst: boolean, pc:
     }
   }
   if (e.name === 'NotAllInputParsedException') expected.push('Semicolon');
+  if (!atEnd && e.token.tokenType.name === 'QuotedIdent' && expected.includes('StringLit')) {
+    bag.report('syntax-double-quoted-string', span, { text: e.token.image });
+    return;
+  }
+  if (!atEnd && e.token.tokenType.name === 'Comma' && expected.includes('JOIN')) {
+    bag.report('syntax-unsupported', span, { what: 'a comma join (FROM a, b)', instead: 'write a JOIN ... ON with the condition that relates the two sides' });
+    return;
+  }
   if (idx >= 0) expected = dropForeignCallForms(expected, pc.tokens.slice(0, idx));
   bag.report('syntax-error', span, { expected: describeExpected(expected, pc.index, pc.softWords), found: describeFound(e.token) });
 }

@@ -69,14 +69,9 @@ function parseRule<T>(rule: StartRule, tokens: IToken[], terminator: IToken | un
   const cst = pipeParser[rule]();
   const errors = pipeParser.errors as IRecognitionException[];
   const pc = errorContext(spans, tokens, terminator, rule);
-  // Recovery often reports the same spot twice; one message per token is enough.
-  const seen = new Set<number>();
-  errors.forEach((e, i) => {
-    const key = Number.isFinite(e.token.startOffset) ? e.token.startOffset : -1;
-    if (seen.has(key)) return;
-    seen.add(key);
-    reportParseError(e, i === 0, pc);
-  });
+  // Only the first parse error of a statement: later ones are nearly always echoes of the
+  // recovery from it. The next statement is parsed on its own and reports its own.
+  if (errors[0]) reportParseError(errors[0], pc);
   if (!cst) return { ast: null, errors: errors.length };
   try {
     return { ast: buildAst<T>(cst, spans), errors: errors.length };

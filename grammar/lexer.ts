@@ -34,6 +34,9 @@ const RESERVED = [
   'ON', 'AS', 'AND', 'OR', 'NOT', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END',
   'IS', 'IN', 'BETWEEN', 'LIKE', 'CREATE', 'WITH', 'EMIT', 'ALLOWED', 'DISTINCT', 'FOR', 'CAST',
   'EXTRACT', 'INTERVAL', 'TABLE', 'DESCRIPTOR', 'TO', 'BOTH', 'LEADING', 'TRAILING',
+  // Not in the language, but reserved so that `FROM t LIMIT 10` says "LIMIT is not supported"
+  // instead of reading LIMIT as an alias of t.
+  'ORDER', 'LIMIT', 'RIGHT', 'FULL', 'CROSS', 'OVER',
 ] as const;
 
 // Words the grammar needs but that remain valid names everywhere they cannot be confused.

@@ -114,6 +114,28 @@ export const syntaxCodes = {
     explain:
       'A few functions have SQL-standard argument forms with keywords: `FLOOR(ts TO MINUTE)`, `CEIL(ts TO HOUR)`, `SUBSTRING(s FROM 2 FOR 3)`, `TRIM(BOTH \' \' FROM s)`, `COUNT(DISTINCT x)`, `COUNT(*)`, `TIMESTAMPADD(MINUTE, 5, ts)`. These forms are not accepted on other functions.',
   }),
+  'syntax-unsupported': def<{ what: string; instead: string }>({
+    severity: 'error',
+    title: 'SQL that pipec does not support',
+    message: (p) => `${p.what} is not supported in pipec`,
+    help: (p) => p.instead,
+    explain:
+      'pipec compiles continuous queries over unbounded streams. Some batch-SQL constructs have no meaning there (ORDER BY, LIMIT: a stream has neither an end nor an order) and some join forms are not implemented (RIGHT, FULL, CROSS and comma joins; OVER window aggregates). The help line says what to write instead.',
+  }),
+  'syntax-double-quoted-string': def<{ text: string }>({
+    severity: 'error',
+    title: 'string in double quotes',
+    message: (p) => `${p.text} is a quoted name, not a string`,
+    help: () => "write strings in single quotes: 'kafka'",
+    explain: "In SQL, single quotes make a string (`'kafka'`) and double quotes make a name that keeps its case (`\"Order Id\"`). Option values and literals are strings, so they take single quotes.",
+  }),
+  'syntax-interval-unquoted': def<{ number: string }>({
+    severity: 'error',
+    title: 'interval length without quotes',
+    message: (p) => `the length of an INTERVAL is written in quotes: INTERVAL '${p.number}' ...`,
+    help: (p) => `write INTERVAL '${p.number}' SECOND (or MINUTE, HOUR, DAY)`,
+    explain: "SQL writes an interval's length as a string: `INTERVAL '5' SECOND` or `INTERVAL '5 seconds'`. `INTERVAL 5 SECOND` is MySQL's spelling and is not accepted.",
+  }),
   'syntax-qualified-function': def<{ name: string }>({
     severity: 'error',
     title: 'qualified function name',

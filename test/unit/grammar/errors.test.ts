@@ -88,3 +88,32 @@ test('fragments: null after an error, with the expected tokens', () => {
   assert.equal(parseSqlQuery('SELECT a FROM t extra junk', ctx3), null);
   assert.equal(ctx3.diagnostics.items[0]?.code, 'syntax-error');
 });
+
+test('targeted messages for habits from other SQL dialects', () => {
+  const ctx = makeCtx();
+  parsePipeSql(
+    [
+      'CREATE SINK k WITH (connector = "kafka");',
+      "CREATE VIEW a AS SELECT x FROM TUMBLE(t, ts, INTERVAL 5 SECOND);",
+      'CREATE VIEW b AS SELECT x FROM t ORDER BY x;',
+      'CREATE VIEW c AS SELECT x FROM t LIMIT 10;',
+      'CREATE VIEW d AS SELECT x FROM t1, t2;',
+      'CREATE VIEW e AS SELECT x FROM t1 RIGHT JOIN t2 ON t1.k = t2.k;',
+    ].join('\n'),
+    ctx,
+  );
+  assert.deepEqual(ctx.diagnostics.items.map((d) => `${d.span.start.line}:${d.span.start.column} ${d.code}: ${d.message}`), [
+    '1:33 syntax-double-quoted-string: "kafka" is a quoted name, not a string',
+    "2:55 syntax-interval-unquoted: the length of an INTERVAL is written in quotes: INTERVAL '5' ...",
+    '3:34 syntax-unsupported: ORDER BY is not supported in pipec',
+    '4:34 syntax-unsupported: LIMIT is not supported in pipec',
+    '5:34 syntax-unsupported: a comma join (FROM a, b) is not supported in pipec',
+    '6:35 syntax-unsupported: RIGHT JOIN is not supported in pipec',
+  ]);
+});
+
+test('one error per broken statement: recovery echoes are not reported', () => {
+  const ctx = makeCtx();
+  parsePipeSql("CREATE SOURCE s WITH connector = 'kafka';\nCREATE SINK x WITH (a = 'b');", ctx);
+  assert.deepEqual(ctx.diagnostics.items.map((d) => `${d.span.start.line}:${d.span.start.column} ${d.message}`), ["1:22 expected '(', found 'connector'"]);
+});

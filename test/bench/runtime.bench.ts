@@ -7,6 +7,8 @@ import { instantiateBody } from '../../targets/runtime/index.ts';
 import { runPipelineDef } from '../../targets/runtime/lib/runner.ts';
 import { WindowAggOp } from '../../targets/runtime/lib/ops/window-agg.ts';
 import { PlanBuilder, column, T, agg, SEC } from '../fixtures/plans/builder.ts';
+import { add64, formatDecimal } from '../../targets/runtime/lib/values.ts';
+import Decimal from 'decimal.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const KEYS = 1000;
@@ -199,4 +201,36 @@ async function main(): Promise<void> {
   );
 }
 
+/** Why DECIMAL is a scaled integer (a number within 2^53, BigInt beyond): the three candidates summing the same cents. */
+function decimalChoice(): void {
+  const n = 2_000_000;
+  const cents: number[] = [];
+  for (let i = 0; i < n; i++) cents.push((i * 7919) % 100_000);
+  const big = cents.map((c) => BigInt(c));
+  const dec = cents.map((c) => new Decimal(c).div(100));
+  const measure = (label: string, f: () => string): void => {
+    f();
+    const t0 = performance.now();
+    const r = f();
+    console.log(`  ${label.padEnd(28)} ${(((performance.now() - t0) * 1e6) / n).toFixed(1).padStart(6)} ns/add  (sum ${r})`);
+  };
+  console.log('DECIMAL(12, 2) sums, 2,000,000 additions:');
+  measure('hybrid scaled number/BigInt', () => {
+    let s: number | bigint = 0;
+    for (let i = 0; i < n; i++) s = add64(s, cents[i]!);
+    return formatDecimal(s, 2);
+  });
+  measure('scaled BigInt', () => {
+    let s = 0n;
+    for (let i = 0; i < n; i++) s += big[i]!;
+    return formatDecimal(s, 2);
+  });
+  measure('decimal.js', () => {
+    let s = new Decimal(0);
+    for (let i = 0; i < n; i++) s = s.plus(dec[i]!);
+    return s.toFixed(2);
+  });
+}
+
 await main();
+decimalChoice();

@@ -10,7 +10,8 @@ import type { Checker } from './checker.ts';
 import { checkOptions, optionIdent, splitList, type CheckedOptions, type OptType } from './options.ts';
 import { DATAGEN_FIELD_ATTRS, SOURCE_CONNECTORS, SOURCE_OPTIONS } from './option-tables.ts';
 import { findColumn } from './scope.ts';
-import { isCalendarInterval } from './units.ts';
+import { isCalendarInterval, parseDuration } from './units.ts';
+import { parseTimestampLiteral } from './literals.ts';
 
 export function connectorOf(ck: Checker, kind: 'source' | 'sink', name: string, span: CreateSourceStmt['span'], options: OptionEntry[], known: readonly string[]): string | null {
   const e = options.find((o) => o.key === 'connector');
@@ -205,9 +206,25 @@ function checkDatagenFields(ck: Checker, opts: CheckedOptions, cols: IrColumn[],
     }
     const min = attrs.get('min');
     const max = attrs.get('max');
+    for (const attr of ['min', 'max', 'step'] as const) {
+      const v = attrs.get(attr);
+      if (v === undefined) continue;
+      const problem = datagenValueProblem(c.type, attr, v);
+      if (problem) ck.bag.report('datagen-field-invalid', opts.entries.get(`fields.${col}.${attr}`)?.value.span ?? where, { column: col, detail: problem });
+    }
     if (min !== undefined && max !== undefined && isNumericType(c.type) && Number(min) > Number(max))
       ck.bag.report('datagen-field-invalid', where, { column: col, detail: `min (${min}) is greater than max (${max})` });
   }
+}
+
+/** Whether a datagen bound fits its column: numbers for numeric columns, timestamps (and a duration step) for time columns. */
+function datagenValueProblem(t: SqlType, attr: 'min' | 'max' | 'step', v: string): string | null {
+  if (isNumericType(t)) return Number.isFinite(Number(v)) && v.trim() !== '' ? null : `${attr} '${v}' is not a number`;
+  if (t.kind === 'timestamp' || t.kind === 'date') {
+    if (attr === 'step') return parseDuration(v) !== null ? null : `step '${v}' is not a duration such as '30 ms'`;
+    return parseTimestampLiteral(v) ? null : `${attr} '${v}' is not a timestamp 'YYYY-MM-DD HH:MM:SS'`;
+  }
+  return null;
 }
 
 const isNumericType = (t: SqlType): boolean => ['int', 'bigint', 'float', 'double', 'decimal'].includes(t.kind);

@@ -125,3 +125,13 @@ test('an option set twice is an error', async () => {
   const c = await check(`CREATE SOURCE s (a INT) WITH (connector = 'kafka', topic = 'x', topic = 'y');`);
   assert.deepEqual(c.errors, ['duplicate-option']);
 });
+
+test('datagen bounds must fit their column: numbers, timestamps, duration steps', async () => {
+  const c = await check(`CREATE SOURCE g (n INT, ts TIMESTAMP(3)) WITH (connector = 'datagen',
+  fields.n.kind = 'random', fields.n.min = 'low',
+  fields.ts.kind = 'sequence', fields.ts.min = '2026-13-01 00:00:00', fields.ts.step = '30 parsecs');`);
+  assert.deepEqual(c.errors, ['datagen-field-invalid', 'datagen-field-invalid', 'datagen-field-invalid']);
+  const ok = await check(`CREATE SOURCE g (n INT, ts TIMESTAMP(3)) WITH (connector = 'datagen',
+  fields.n.min = 1, fields.n.max = 9, fields.ts.min = '2026-01-01 00:00:00', fields.ts.step = '30 ms');`);
+  assert.deepEqual(ok.codes, []);
+});

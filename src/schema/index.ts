@@ -8,7 +8,7 @@ import { assertNever } from '../util/assert-never.ts';
 import { mapAvro } from './avro.ts';
 import { mapJsonSchema } from './json-schema.ts';
 import { parseJsonText, type MappedSchema, type SchemaOrigin } from './origin.ts';
-import { loadPostgresTable } from './postgres-catalog.ts';
+import { mapCatalog, readCatalog, type CatalogRead } from './postgres-catalog.ts';
 import { mapProtobuf, type ProtoFile } from './protobuf.ts';
 import { formatFits, parseSchemaRef, SCHEMA_KIND_NAMES } from './ref.ts';
 import { RegistryClient, type RegistryResult, type RegistrySchema } from './registry-client.ts';
@@ -40,14 +40,16 @@ const REGISTRY_SCHEMA_TYPES: Readonly<Record<string, SchemaKind>> = {
 };
 
 /**
- * One loader per build: registry answers are cached (each subject version is fetched once
- * however many sources name it), while diagnostics are reported again for each request so
- * every `schema` option that names a bad schema gets its own error.
+ * One loader per build: registry answers and catalog reads are cached (each subject version
+ * and table is read once however many sources name it), while diagnostics are reported again
+ * for each request so every `schema` option that names a bad schema gets its own error.
  */
 export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const registryAnswers = new Map<string, Promise<RegistryResult<RegistrySchema>>>();
   const compatAnswers = new Map<string, Promise<string | null>>();
+  // A CDC source and a lookup join over the same table read its catalog once.
+  const catalogReads = new Map<string, Promise<CatalogRead>>();
   let client: RegistryClient | null = null;
   let clientUrl: string | null = null;
 
@@ -242,8 +244,11 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
       if (ref.kind === 'file') return loadFromFile(req, ref.path, ref.fragment, ref.schemaKind, diagnostics);
       return loadFromRegistry(req, ref.subject, ref.version, ref.fragment, diagnostics);
     },
-    loadPostgresTable(req: PostgresTableRequest, diagnostics: DiagnosticBag): Promise<LoadedSchema | null> {
-      return loadPostgresTable(req, diagnostics, timeoutMs);
+    async loadPostgresTable(req: PostgresTableRequest, diagnostics: DiagnosticBag): Promise<LoadedSchema | null> {
+      const key = `${req.dsn}\u0000${req.table}`;
+      let read = catalogReads.get(key);
+      if (!read) catalogReads.set(key, (read = readCatalog(req.dsn, req.table, timeoutMs)));
+      return mapCatalog(await read, req, diagnostics);
     },
   };
 }

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { T, type SqlType } from '../types/sql-type.ts';
+import { assertNever } from '../util/assert-never.ts';
 import { suggest } from '../util/suggest.ts';
 import { redactDsn } from './redact.ts';
 import type { LoadedSchema, PostgresTableRequest } from './schema-loader.ts';
@@ -46,7 +47,7 @@ export const PG_TYPE_MAP: Readonly<Record<string, PgTypeOf>> = {
   timestamptz: (m, n) => T.timestampLtz(tsPrecision(m), n),
 };
 
-interface ColumnRow {
+export interface ColumnRow {
   name: string;
   not_null: boolean;
   typmod: number;
@@ -91,26 +92,25 @@ WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
   AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
 ORDER BY n.nspname, c.relname`;
 
-export async function loadPostgresTable(req: PostgresTableRequest, diags: DiagnosticBag, timeoutMs: number): Promise<LoadedSchema | null> {
-  const shownDsn = redactDsn(req.dsn);
+/** What the catalog says about one table: plain rows, so that one read serves a whole build. */
+export type CatalogRead =
+  | { kind: 'table'; nspname: string; relname: string; columns: ColumnRow[]; primaryKey: string[] }
+  | { kind: 'missing'; candidates: { nspname: string; relname: string }[] }
+  | { kind: 'failed'; reason: string };
+
+/** Reads the catalog rows of `table`; never throws (failures come back as data). */
+export async function readCatalog(dsn: string, table: string, timeoutMs: number): Promise<CatalogRead> {
   let client: pg.Client;
   try {
-    client = new pg.Client({ ...connectionConfig(req.dsn), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    client = new pg.Client({ ...connectionConfig(dsn), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   } catch (e) {
-    diags.report('postgres-unreachable', req.span, { dsn: shownDsn, reason: reason(e) });
-    return null;
+    return { kind: 'failed', reason: reason(e) };
   }
   // A connection dropped after connect() emits 'error'; without a listener that would crash pipec.
   client.on('error', () => {});
   try {
     await client.connect();
-  } catch (e) {
-    diags.report('postgres-unreachable', req.span, { dsn: shownDsn, reason: reason(e) });
-    await client.end().catch(() => {});
-    return null;
-  }
-  try {
-    const found = await client.query<{ oid: string; nspname: string; relname: string }>(FIND_TABLE, [req.table]).catch((e: unknown) => {
+    const found = await client.query<{ oid: string; nspname: string; relname: string }>(FIND_TABLE, [table]).catch((e: unknown) => {
       // to_regclass rejects malformed names ("a.b.c.d": 42601) and other databases ("db.s.t": 0A000);
       // to the user both are a table that is not there.
       const code = (e as { code?: string }).code ?? '';
@@ -118,34 +118,48 @@ export async function loadPostgresTable(req: PostgresTableRequest, diags: Diagno
       throw e;
     });
     const t = found.rows[0];
-    if (!t) {
-      const all = await client.query<{ nspname: string; relname: string }>(ALL_TABLES);
+    if (!t) return { kind: 'missing', candidates: (await client.query<{ nspname: string; relname: string }>(ALL_TABLES)).rows };
+    const cols = await client.query<ColumnRow>(COLUMNS, [t.oid]);
+    const pk = await client.query<{ name: string }>(PRIMARY_KEY, [t.oid]);
+    return { kind: 'table', nspname: t.nspname, relname: t.relname, columns: cols.rows, primaryKey: pk.rows.map((r) => r.name) };
+  } catch (e) {
+    return { kind: 'failed', reason: reason(e) };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Maps a catalog read to a schema, reporting its diagnostics on the request's span. */
+export function mapCatalog(read: CatalogRead, req: PostgresTableRequest, diags: DiagnosticBag): LoadedSchema | null {
+  const shownDsn = redactDsn(req.dsn);
+  switch (read.kind) {
+    case 'failed':
+      diags.report('postgres-unreachable', req.span, { dsn: shownDsn, reason: read.reason });
+      return null;
+    case 'missing': {
       const qualified = req.table.includes('.');
-      const names = all.rows.map((r) => (qualified ? `${r.nspname}.${r.relname}` : r.relname));
+      const names = read.candidates.map((r) => (qualified ? `${r.nspname}.${r.relname}` : r.relname));
       diags.report('postgres-table-not-found', req.span, { table: req.table, dsn: shownDsn, suggestion: suggest(req.table, names) });
       return null;
     }
-    const cols = await client.query<ColumnRow>(COLUMNS, [t.oid]);
-    const pk = await client.query<{ name: string }>(PRIMARY_KEY, [t.oid]);
-    const fields = cols.rows.map((c) => ({ name: c.name, type: columnType(c, diags, req) }));
-    const primaryKey = pk.rows.length ? pk.rows.map((r) => r.name) : null;
-    const qualifiedName = `${t.nspname}.${t.relname}`;
-    return {
-      fields,
-      primaryKey,
-      canonicalText: JSON.stringify({
-        table: qualifiedName,
-        columns: cols.rows.map((c) => ({ name: c.name, type: c.formatted, notNull: c.not_null })),
+    case 'table': {
+      const fields = read.columns.map((c) => ({ name: c.name, type: columnType(c, diags, req) }));
+      const primaryKey = read.primaryKey.length ? [...read.primaryKey] : null;
+      const qualifiedName = `${read.nspname}.${read.relname}`;
+      return {
+        fields,
         primaryKey,
-      }),
-      description: `postgres:${qualifiedName}`,
-      kind: 'postgres',
-    };
-  } catch (e) {
-    diags.report('postgres-unreachable', req.span, { dsn: shownDsn, reason: reason(e) });
-    return null;
-  } finally {
-    await client.end().catch(() => {});
+        canonicalText: JSON.stringify({
+          table: qualifiedName,
+          columns: read.columns.map((c) => ({ name: c.name, type: c.formatted, notNull: c.not_null })),
+          primaryKey,
+        }),
+        description: `postgres:${qualifiedName}`,
+        kind: 'postgres',
+      };
+    }
+    default:
+      return assertNever(read);
   }
 }
 

@@ -128,6 +128,28 @@ test('an unqualified table follows the search_path', async () => {
   });
 });
 
+test('one loader reads a table once per build and reports its diagnostics for every request', async () => {
+  const loader = loaderFor(specsDir, {}, 3000);
+  const req = { dsn: url, table: 'pipec_schema_test.all_types', span: optionSpan };
+  const first = new DiagnosticBag();
+  const a = await loader.loadPostgresTable(req, first);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('ALTER TABLE pipec_schema_test.all_types ADD COLUMN added_later int4');
+    const second = new DiagnosticBag();
+    const b = await loader.loadPostgresTable(req, second);
+    assert.deepEqual(b, a, 'the same build sees the catalog as first read');
+    assert.deepEqual(codes(second), codes(first));
+    assert.equal(codes(second).length, 2);
+    const fresh = await loaderFor(specsDir, {}, 3000).loadPostgresTable(req, new DiagnosticBag());
+    assert.equal(columns(fresh).at(-1), 'added_later INT', 'a new build reads the catalog again');
+  } finally {
+    await c.query('ALTER TABLE pipec_schema_test.all_types DROP COLUMN IF EXISTS added_later');
+    await c.end();
+  }
+});
+
 test('a missing table is reported with a suggestion', async () => {
   const { schema, bag } = await loadTable(url, 'pipec_schema_test.all_typse');
   assert.equal(schema, null);

@@ -2,7 +2,9 @@
 -- close after 30 minutes of inactivity, written to Iceberg for product analytics.
 PIPELINE clickstream_sessions WITH (checkpoint_interval = '1 min');
 
-CREATE SOURCE clicks WITH (
+CREATE SOURCE clicks (
+  WATERMARK FOR event_time AS event_time - INTERVAL '10' SECOND
+) WITH (
   connector    = 'kafka',
   topic        = 'clicks',
   brokers      = '${PIPEC_KAFKA_BROKERS}',

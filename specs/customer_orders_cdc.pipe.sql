@@ -59,8 +59,8 @@ CREATE SINK enriched_orders_lake FROM enriched_orders WITH (
   connector       = 'iceberg',
   catalog         = 'lake',
   table           = 'sales.enriched_orders',
-  partition_by    = 'day(order_ts), country',
-  sort_by         = 'customer_id',
+  partition_by    = 'day(order_ts)',
+  sort_by         = 'country, customer_id',
   commit_interval = '5 min',
   format_version  = '3'
 );

@@ -1,4 +1,4 @@
--- Orders revenue per customer per minute, from an Avro Kafka topic into ClickHouse (for
+-- Orders revenue per customer per minute, from a JSON Kafka topic into ClickHouse (for
 -- dashboards), Iceberg (for the lake) and a Kafka alert topic for big spenders.
 PIPELINE orders_revenue WITH (checkpoint_interval = '30 s');
 
@@ -14,8 +14,7 @@ CREATE SOURCE orders (
   topic        = 'orders',
   brokers      = '${PIPEC_KAFKA_BROKERS}',
   group_id     = 'pipec-orders-revenue',
-  format       = 'avro',
-  schema       = 'file:schemas/orders.avsc',
+  format       = 'json',
   key          = 'customer_id',
   startup      = 'earliest',
   idle_timeout = '30 s'

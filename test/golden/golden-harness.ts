@@ -54,7 +54,7 @@ export async function caseOutputs(name: string, repoRoot: string): Promise<Map<s
       for (const f of files) {
         // Runtime goldens hold the readable module, not the esbuild bundle (STYLE.md #8).
         if (typeof f.contents !== 'string' || f.path.endsWith('/pipeline.mjs')) continue;
-        out.set(`${target.name}/${f.path}`, f.contents);
+        out.set(f.path, f.contents);
       }
     }
   }

@@ -14,7 +14,7 @@ CREATE SOURCE orders (
   idle_timeout = '30 s'
 );
 
--- pipec:allow window-without-on-late
+-- pipec:allow window-late-unspecified
 CREATE VIEW v AS
 SELECT customer_id, window_start, window_end, SUM(amount) AS revenue
 FROM TUMBLE(orders, order_ts, INTERVAL '1' MINUTE)

@@ -1,0 +1,332 @@
+// The `kafka` source: one consumer-group member reading a topic in fetched batches, exposing
+// the next offset of every partition as its position. Offsets are committed only when the
+// runner calls `commit(positions)` after a checkpoint that covers them (never auto-commit).
+import { Kafka, logLevel, type Admin, type Consumer, type KafkaMessage } from 'kafkajs';
+import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
+import { sourceOptions, type KafkaSourceOptions } from './options.ts';
+
+/**
+ * Connector metadata of a record, attached to the parsed JSON object under this symbol so the
+ * generated decoder can read `METADATA FROM 'offset' | 'partition' | 'timestamp' | 'key' | 'topic'`.
+ */
+export const META = Symbol.for('pipec.meta');
+
+export interface KafkaMeta {
+  topic: string;
+  partition: number;
+  offset: number;
+  /** Message timestamp, epoch milliseconds. */
+  timestamp: number;
+  key: string | null;
+}
+
+/** One partition as the hooks see it. */
+export interface KafkaPartitionInfo {
+  /** Partition id given to the runner (`partitionAdded`): `<topic>-<partition>`. */
+  id: string;
+  topic: string;
+  partition: number;
+  /** Index returned by `partitionAdded` (the runner's partition clock). */
+  index: number;
+  /** Next offset to read; null when nothing was read and no position was known. */
+  next: number | null;
+}
+
+/** Rebalance hooks: the runner hands partition state and watermarks over through the checkpoint. */
+export interface KafkaSourceHooks {
+  /** The group starts rebalancing; this member still owns its partitions (checkpoint + commit now). */
+  onRebalancing?(): void;
+  /** Partitions this member no longer owns, with their last positions (after a rebalance). */
+  onRevoked?(parts: KafkaPartitionInfo[]): void;
+  /** Partitions newly owned (restore their watermark from the shared checkpoint). */
+  onAssigned?(parts: KafkaPartitionInfo[]): void;
+}
+
+/** Lag of the partitions this member owns, for the runtime's metrics. */
+export interface KafkaLag {
+  records: number;
+  /** Processing time minus the timestamp of the oldest unread record (0 when caught up). */
+  seconds: number;
+  partitions: { id: string; records: number }[];
+}
+
+interface PartState {
+  info: KafkaPartitionInfo;
+  assigned: boolean;
+  /** Log end offset as last reported by a fetch. */
+  high: number;
+  /** Timestamp of the last record read. */
+  lastTs: number;
+}
+
+interface Pending {
+  part: PartState;
+  messages: KafkaMessage[];
+  i: number;
+  done: () => void;
+}
+
+export interface KafkaSourceConfig {
+  env: Record<string, string | undefined>;
+  hooks?: KafkaSourceHooks;
+  /** Client id prefix (tests tell members apart). */
+  clientId?: string;
+}
+
+export class KafkaSource implements RunningSource {
+  readonly bounded = false;
+  readonly finished = false;
+  readonly opts: KafkaSourceOptions;
+  private readonly kafka: Kafka;
+  private readonly consumer: Consumer;
+  private readonly admin: Admin;
+  private readonly parts = new Map<number, PartState>();
+  private queue: Pending[] = [];
+  private started: Promise<void> | null = null;
+  private failure: Error | null = null;
+  private closed = false;
+  /** Log start/end offsets per partition, read at start for `earliest`/`latest`. */
+  private bounds = new Map<number, { low: number; high: number }>();
+  private readonly err: DecodeError = { column: '', reason: '' };
+  private readonly hooks: KafkaSourceHooks;
+
+  constructor(
+    readonly def: SourceDef,
+    private readonly out: SourceSink,
+    cfg: KafkaSourceConfig,
+  ) {
+    this.opts = sourceOptions(def.name, def.options, cfg.env);
+    this.hooks = cfg.hooks ?? {};
+    this.kafka = new Kafka({
+      clientId: cfg.clientId ?? `pipec-${def.name}`,
+      brokers: this.opts.brokers,
+      logLevel: logLevel.NOTHING,
+      // A broker restart takes seconds to tens of seconds: keep retrying rather than crash.
+      retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
+    });
+    this.consumer = this.kafka.consumer({
+      groupId: this.opts.groupId,
+      maxBytesPerPartition: this.opts.maxBytesPerPartition,
+      retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
+    });
+    this.admin = this.kafka.admin();
+  }
+
+  private async start(): Promise<void> {
+    const c = this.consumer;
+    const { GROUP_JOIN, REBALANCING, CRASH } = c.events;
+    c.on(REBALANCING, () => this.hooks.onRebalancing?.());
+    c.on(GROUP_JOIN, (e) => this.assigned(e.payload.memberAssignment[this.opts.topic] ?? []));
+    c.on(CRASH, (e) => {
+      if (!e.payload.restart) this.failure = e.payload.error;
+    });
+    await this.admin.connect();
+    await this.refreshBounds();
+    await c.connect();
+    await c.subscribe({ topics: [this.opts.topic], fromBeginning: this.opts.startup !== 'latest' });
+    await c.run({
+      autoCommit: false,
+      // Several partitions' batches wait in the queue at once; poll drains them in turn.
+      partitionsConsumedConcurrently: 64,
+      eachBatch: async ({ batch }) => {
+        const part = this.parts.get(batch.partition);
+        if (part === undefined || !part.assigned) return;
+        part.high = Number(batch.highWatermark);
+        if (batch.messages.length === 0) return;
+        // Resolving only once the runner consumed the batch is the backpressure: the client
+        // fetches this partition again only after that.
+        await new Promise<void>((done) => this.queue.push({ part, messages: batch.messages, i: 0, done }));
+      },
+    });
+  }
+
+  private async refreshBounds(): Promise<void> {
+    const offs = await this.admin.fetchTopicOffsets(this.opts.topic);
+    for (const o of offs) this.bounds.set(o.partition, { low: Number(o.low), high: Number(o.high) });
+  }
+
+  /** Applies a new assignment: revokes, adds and positions partitions. */
+  private assigned(now: number[]): void {
+    const owned = new Set(now);
+    const revoked: KafkaPartitionInfo[] = [];
+    for (const [n, ps] of this.parts) {
+      if (ps.assigned && !owned.has(n)) {
+        ps.assigned = false;
+        revoked.push({ ...ps.info });
+      }
+    }
+    if (revoked.length > 0) {
+      // Unread records of revoked partitions belong to their new owner.
+      const gone = new Set(revoked.map((r) => r.partition));
+      for (const q of this.queue) if (gone.has(q.part.info.partition)) q.done();
+      this.queue = this.queue.filter((q) => !gone.has(q.part.info.partition));
+      this.hooks.onRevoked?.(revoked);
+    }
+    const added: KafkaPartitionInfo[] = [];
+    for (const n of [...now].sort((a, b) => a - b)) {
+      let ps = this.parts.get(n);
+      if (ps === undefined) {
+        const id = `${this.opts.topic}-${n}`;
+        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, high: 0, lastTs: 0 };
+        this.parts.set(n, ps);
+      }
+      if (ps.assigned) {
+        // The client restarts a kept partition from the group's committed offset: put it back
+        // where this member actually is.
+        if (ps.info.next !== null) this.consumer.seek({ topic: this.opts.topic, partition: n, offset: String(ps.info.next) });
+        continue;
+      }
+      ps.assigned = true;
+      const b = this.bounds.get(n);
+      if (ps.info.next === null && this.opts.startup === 'earliest') ps.info.next = b?.low ?? 0;
+      if (ps.info.next === null && this.opts.startup === 'latest') ps.info.next = b?.high ?? 0;
+      if (ps.info.next !== null) this.consumer.seek({ topic: this.opts.topic, partition: n, offset: String(ps.info.next) });
+      added.push({ ...ps.info });
+    }
+    if (added.length > 0) this.hooks.onAssigned?.(added);
+  }
+
+  async poll(budget: number): Promise<number> {
+    if (this.started === null) {
+      this.started = this.start();
+      await this.started;
+    }
+    if (this.failure !== null) throw this.failure;
+    let n = 0;
+    const decode = this.def.decode!;
+    const topic = this.opts.topic;
+    const queue = this.queue;
+    for (let qi = 0; qi < queue.length; qi++) {
+      const q = queue[qi]!;
+      const ps = q.part;
+      const info = ps.info;
+      const end = Math.min(q.messages.length, q.i + budget);
+      for (; q.i < end; q.i++) {
+        const m = q.messages[q.i]!;
+        const offset = Number(m.offset);
+        // After a seek or a rebalance the client may hand back records already read.
+        if (info.next !== null && offset < info.next) continue;
+        info.next = offset + 1;
+        n++;
+        const ts = Number(m.timestamp);
+        ps.lastTs = ts;
+        if (m.value === null) {
+          this.dead(info, offset, 'null value (tombstone)', '');
+          continue;
+        }
+        const text = m.value.toString('utf8');
+        let obj: unknown;
+        try {
+          obj = JSON.parse(text);
+        } catch (e) {
+          this.dead(info, offset, `not valid JSON: ${(e as Error).message}`, text);
+          continue;
+        }
+        if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+          this.dead(info, offset, 'not a JSON object', text);
+          continue;
+        }
+        const meta: KafkaMeta = { topic, partition: info.partition, offset, timestamp: ts, key: m.key === null ? null : m.key.toString('utf8') };
+        (obj as Record<symbol, unknown>)[META] = meta;
+        const row = decode(obj, this.err);
+        if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, text);
+        else this.out.row(info.index, row);
+      }
+    }
+    if (queue.some((q) => q.i >= q.messages.length)) {
+      for (const q of queue) if (q.i >= q.messages.length) q.done();
+      this.queue = queue.filter((q) => q.i < q.messages.length);
+    }
+    return n;
+  }
+
+  private dead(info: KafkaPartitionInfo, offset: number, reason: string, raw: string): void {
+    // `topic` rides along: the runner spreads the coordinates into the dead-letter record.
+    const coords = { topic: info.topic, partition: String(info.partition), offset };
+    this.out.dead(coords, reason, raw);
+  }
+
+  /** Next offset per partition id, for partitions with a known position. */
+  position(): Record<string, number> {
+    const pos: Record<string, number> = {};
+    for (const ps of [...this.parts.values()].sort((a, b) => a.info.partition - b.info.partition)) {
+      if (ps.info.next !== null) pos[ps.info.id] = ps.info.next;
+    }
+    return pos;
+  }
+
+  /** Resume from a checkpoint: these positions win over committed offsets and `startup`. */
+  seek(pos: unknown): void {
+    const prefix = `${this.opts.topic}-`;
+    for (const [id, next] of Object.entries(pos as Record<string, number>)) {
+      if (!id.startsWith(prefix)) continue;
+      const n = Number(id.slice(prefix.length));
+      const index = this.out.partitionAdded(id);
+      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, high: 0, lastTs: 0 });
+    }
+  }
+
+  /**
+   * Commits the positions of a completed checkpoint (a `position()` snapshot) for the
+   * partitions this member still owns; a revoked partition's offset is its new owner's to commit.
+   */
+  async commit(positions: unknown): Promise<void> {
+    const list = this.offsetList(positions as Record<string, number>);
+    if (list.length > 0) await this.consumer.commitOffsets(list.map((x) => ({ topic: this.opts.topic, ...x })));
+  }
+
+  /**
+   * The runtime's post-checkpoint hook: commits the current positions, which are the
+   * checkpoint's as long as no poll ran since it was taken (the run loop awaits both).
+   */
+  async afterCheckpoint(): Promise<void> {
+    await this.commit(this.position());
+  }
+
+  /** The same offsets in the shape a transactional producer's `sendOffsets` takes. */
+  transactionOffsets(positions: unknown): { consumerGroupId: string; topics: { topic: string; partitions: { partition: number; offset: string }[] }[] } {
+    return { consumerGroupId: this.opts.groupId, topics: [{ topic: this.opts.topic, partitions: this.offsetList(positions as Record<string, number>) }] };
+  }
+
+  private offsetList(pos: Record<string, number>): { partition: number; offset: string }[] {
+    const out: { partition: number; offset: string }[] = [];
+    for (const ps of this.parts.values()) {
+      const next = pos[ps.info.id];
+      if (ps.assigned && next !== undefined) out.push({ partition: ps.info.partition, offset: String(next) });
+    }
+    return out.sort((a, b) => a.partition - b.partition);
+  }
+
+  /** Partitions owned now. */
+  assignment(): KafkaPartitionInfo[] {
+    return [...this.parts.values()].filter((p) => p.assigned).map((p) => ({ ...p.info }));
+  }
+
+  lag(now: number = Date.now()): KafkaLag {
+    let records = 0;
+    let oldest = Number.POSITIVE_INFINITY;
+    const partitions: { id: string; records: number }[] = [];
+    for (const ps of this.parts.values()) {
+      if (!ps.assigned || ps.info.next === null) continue;
+      const behind = Math.max(0, ps.high - ps.info.next);
+      records += behind;
+      partitions.push({ id: ps.info.id, records: behind });
+      if (behind === 0) continue;
+      // The oldest unread record is the next queued one when fetched; else the one after the
+      // last read (its timestamp is at least lastTs, so this errs on the side of more lag).
+      const q = this.queue.find((x) => x.part === ps && x.i < x.messages.length);
+      const ts = q ? Number(q.messages[q.i]!.timestamp) : ps.lastTs;
+      if (ts > 0 && ts < oldest) oldest = ts;
+    }
+    return { records, seconds: Number.isFinite(oldest) ? Math.max(0, (now - oldest) / 1000) : 0, partitions };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const q of this.queue) q.done();
+    this.queue = [];
+    await this.consumer.disconnect();
+    await this.admin.disconnect();
+  }
+}

@@ -67,7 +67,7 @@ export const yamlCodes = {
     message: (p) => `${p.where}: ${p.detail}`,
     help: () => null,
     explain:
-      'The value has the right kind but breaks a rule of the `.pipe.yaml` format: a number out of range, an empty list where at least one item is needed, or a compaction action mapping with more than one action in it (write one action per list item).',
+      'The value has the right kind but breaks a rule of the `.pipe.yaml` format: an empty list where at least one item is needed, a key that is not an option name, or a compaction action mapping with more than one action in it (write one action per list item).',
   }),
   'yaml-conflicting-keys': def<{ a: string; b: string; where: string }>({
     severity: 'error',
@@ -83,7 +83,7 @@ export const yamlCodes = {
     message: (p) => `${p.where}: '${p.text}' is not a duration`,
     help: () => "write a number and a unit: 500ms, 5s, 30 s, 5 min, 1h, 7d, or '5 seconds'",
     explain:
-      'Durations in `.pipe.yaml` (`delay`, `allowed_lateness`, `older_than`, `schedule`) are a number followed by a unit: `ms`, `s`, `min`, `h`, `d` (`5s`, `30 s`, `1 h`) or a unit word (`5 seconds`, `2 minutes`). `5s` is the same as SQL `INTERVAL \'5\' SECOND`. A bare number has no unit and is rejected; months and years are not fixed lengths and are rejected too.',
+      'Durations in `.pipe.yaml` (`delay`, `allowed_lateness`, `older_than`, `schedule`) are a number followed by a unit: `ms`, `s`, `min`, `h`, `d` (`5s`, `30 s`, `1 h`) or a unit word (`5 seconds`, `2 minutes`). `5s` is the same as SQL `INTERVAL \'5\' SECOND`. A bare number has no unit and is rejected. As in SQL, `2 months` reads as a duration here and is then rejected by the checker, since months and years are not fixed lengths.',
   }),
   'yaml-bad-type': def<{ text: string; detail: string }>({
     severity: 'error',

@@ -7,18 +7,21 @@ import { parseDurationText, UNIT_MS } from '../sql/time-units.ts';
 
 const ABBREV_UNIT: Record<string, TimeUnit> = { ms: 'millisecond', s: 'second', min: 'minute', h: 'hour', d: 'day' };
 const UNIT_ABBREV: Partial<Record<TimeUnit, string>> = { millisecond: 'ms', second: 's', minute: 'min', hour: 'h', day: 'd' };
-const NUMBER = /^\d+(?:\.\d+)?$/;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
 
-/** Null when the text is not a fixed-length, non-negative duration. */
+/**
+ * Null when the text is not a duration at all. Like `INTERVAL '...'` in SQL, months, years and
+ * negative lengths still parse; the checker rejects them for both forms alike.
+ */
 export function parseYamlDuration(raw: string, span: Span): IntervalLit | null {
   const text = raw.trim();
-  const compact = /^(\d+(?:\.\d+)?)(ms|s|min|h|d)$/.exec(text);
+  const compact = /^(-?\d+(?:\.\d+)?)(ms|s|min|h|d)$/.exec(text);
   if (compact) {
     const unit = ABBREV_UNIT[compact[2]!]!;
     return { kind: 'interval', ms: Math.round(Number(compact[1]) * UNIT_MS[unit]), text: compact[1]!, unit, span };
   }
   const d = parseDurationText(text);
-  if (!d || text.startsWith('-') || UNIT_MS[d.unit] === 0) return null;
+  if (!d) return null;
   return { kind: 'interval', ms: d.ms, text, unit: null, span };
 }
 

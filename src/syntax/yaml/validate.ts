@@ -124,12 +124,6 @@ function reportAjvError(env: YamlEnv, e: ErrorObject, ctx: FrontEndContext): voi
     case 'minProperties':
       ctx.diagnostics.report('yaml-invalid', valueSpan(), { where: capitalize(where), detail: 'names no action (rewrite_data_files, rewrite_delete_files, expire_snapshots, remove_orphan_files)' });
       return;
-    case 'minimum':
-    case 'maximum': {
-      const p = e.params as { comparison: string; limit: number };
-      ctx.diagnostics.report('yaml-invalid', valueSpan(), { where: capitalize(where), detail: `must be ${p.comparison} ${p.limit}, found ${String(e.data)}` });
-      return;
-    }
     default:
       ctx.diagnostics.report('yaml-invalid', valueSpan(), { where: capitalize(where), detail: e.message ?? e.keyword });
   }

@@ -21,7 +21,7 @@ test('many mistakes in one file are all reported, each at its own line:column', 
     'yaml-bad-duration 21:23', // 5 parsecs
     'yaml-unknown-key 26:45', // retain
     'yaml-invalid 27:9', // two actions in one item
-    'yaml-invalid 28:53', // delete_ratio_above: 1.5
+    'yaml-wrong-type 28:53', // delete_ratio_above: half
   ]);
   const messages = ctx.diagnostics.sorted().map((d) => d.message);
   assert.equal(messages[0], "unknown key 'sorces' in the top level; did you mean 'sources'?");
@@ -64,14 +64,14 @@ const cases: [string, string, string[]][] = [
   // The misspelt required key is one mistake: no second "needs a 'column' key".
   ['misspelt required key', 'sources:\n  s:\n    watermark: { colum: ts, delay: 5s }\n', ['yaml-unknown-key 3:18']],
   ['column without type, column as a bare string', 'sources:\n  s:\n    columns:\n      a: { not_null: true }\n      b: BIGINT\n', ['yaml-missing-key 4:7', 'yaml-wrong-type 5:10']],
-  ['months are not a duration', 'views:\n  v:\n    query: |\n      SELECT a\n      FROM t\n    allowed_lateness: 2 months\n', ['yaml-bad-duration 6:23']],
+  ['a word that is not a duration', 'views:\n  v:\n    query: |\n      SELECT a\n      FROM t\n    allowed_lateness: soon\n', ['yaml-bad-duration 6:23']],
   ['option with a list value', 'sinks:\n  k:\n    connector: kafka\n    topics: [a, b]\n', ['yaml-unknown-key 4:5']],
   ['option with no value', 'sinks:\n  k:\n    connector: kafka\n    topic:\n', ['yaml-wrong-type 4:5']],
   ['section that is not a mapping', 'sources: [a]\n', ['yaml-wrong-type 1:10']],
   // "      a: { type: 'ARRAY<INTT>' }": the quote is column 18, ARRAY 19-23, '<' 24, INTT 25.
   ['bad type inside ARRAY', "sources:\n  s:\n    columns:\n      a: { type: 'ARRAY<INTT>' }\n", ['yaml-bad-type 4:25']],
-  // "      a: { kind: randon }": '{' 10, kind 12-15, randon 18.
-  ['datagen kind', 'sources:\n  s:\n    fields:\n      a: { kind: randon }\n', ['yaml-bad-value 4:18']],
+  // "      a: { kind: [random] }": '{' 10, kind 12-15, '[' 18. (Values are the checker's business.)
+  ['datagen field option that is a list', 'sources:\n  s:\n    fields:\n      a: { kind: [random] }\n', ['yaml-wrong-type 4:18']],
   // "  p: { on: k, actions: [] }": actions 15-21, '[' 24.
   ['empty actions', 'compaction_policies:\n  p: { on: k, actions: [] }\n', ['yaml-invalid 2:24']],
   // "  s: { primary_key: [a, 1x] }": '[' 21, a 22, 1x 25.

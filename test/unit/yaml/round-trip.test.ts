@@ -197,3 +197,52 @@ test('option values keep their text through YAML: long integers, trailing zeros,
     ['neg', 'number', '-3'],
   ]);
 });
+
+/** mulberry32, seeded so a failure reproduces. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function mutate(text: string, next: () => number, alphabet: string): string {
+  const at = Math.floor(next() * (text.length + 1));
+  const ch = alphabet[Math.floor(next() * alphabet.length)]!;
+  const op = next();
+  if (op < 0.33) return text.slice(0, at) + text.slice(at + 1);
+  if (op < 0.66) return text.slice(0, at) + ch + text.slice(at);
+  return text.slice(0, at) + ch + text.slice(at + 1);
+}
+
+test('fuzzed round trips: every edited fixture that still parses formats to a fixpoint', () => {
+  const next = rng(4242);
+  let yamlChecked = 0;
+  let sqlChecked = 0;
+  for (let n = 0; n < 200; n++) {
+    const y = parseYaml(mutate(fixture(n % 2 ? 'full.pipe.yaml' : 'language-example.pipe.yaml'), next, ' \n:-[]{}|>\'"#,abcxyz019_'), KEEP);
+    if (y.diags.length > 0) continue;
+    const y1 = formatYaml(y.ast);
+    const again = parseYaml(y1, KEEP);
+    assert.deepEqual(again.diags, [], y1);
+    assert.equal(formatYaml(again.ast), y1);
+    yamlChecked++;
+  }
+  for (let n = 0; n < 200; n++) {
+    const s = parseSql(mutate(fixture(n % 2 ? 'full.pipe.sql' : 'language-example.pipe.sql'), next, " \n(),;'=-abcxyz019_"), KEEP);
+    if (s.diags.length > 0 || !representable(s.ast)) continue;
+    const y1 = formatYaml(s.ast);
+    const y = parseYaml(y1, KEEP);
+    assert.deepEqual(y.diags, [], y1);
+    const back = parseSql(formatSql(y.ast), KEEP);
+    assert.deepEqual(back.diags, []);
+    assert.equal(formatYaml(back.ast), y1);
+    sqlChecked++;
+  }
+  // Most single edits break the file; enough of them survive to make this mean something.
+  assert.ok(yamlChecked >= 50 && sqlChecked >= 30, `checked ${yamlChecked} yaml, ${sqlChecked} sql`);
+});

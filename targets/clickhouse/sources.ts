@@ -57,7 +57,8 @@ function columnDefs(cols: { name: string; type: string; extra?: string }[]): str
 /** The Kafka engine clause (or the insertable MergeTree) of a topic-backed table. */
 function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): void {
   const name = qualified(ctx.db, table);
-  const topic = optionText(src.options['topic']) ?? defaultTopic(src);
+  const topicOpt = src.options['topic'];
+  const topic = topicOpt?.envVars.length ? topicOpt.template : (optionText(topicOpt) ?? defaultTopic(src));
   const virtualNames = new Set(KAFKA_VIRTUALS.map((v) => v.name));
   for (const c of payload) if (virtualNames.has(c.name)) ctx.bag.report('clickhouse-reserved-column', src.span, { source: src.name, column: c.name });
   if (ctx.sourceMode === 'insertable') {
@@ -72,7 +73,15 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
     return;
   }
   const brokers = src.options['brokers'] ?? { value: '', template: '${PIPEC_KAFKA_BROKERS}', envVars: ['PIPEC_KAFKA_BROKERS'] };
-  const secret: [string, IrOption][] = [['kafka_broker_list', brokers], ...format.settings.filter(([k]) => k === 'format_avro_schema_registry_url').map(([k]) => [k, registryOption(ctx, src)] as [string, IrOption])];
+  // Every setting whose option comes from the environment goes to the named collection, never here.
+  const fromEnv = (k: string, o: IrOption | undefined): [string, IrOption][] => (o && o.envVars.length ? [[k, o]] : []);
+  const secret: [string, IrOption][] = [
+    ['kafka_broker_list', brokers],
+    ...format.settings.filter(([k]) => k === 'format_avro_schema_registry_url').map(([k]) => [k, registryOption(ctx, src)] as [string, IrOption]),
+    ...fromEnv('kafka_topic_list', src.options['topic']),
+    ...fromEnv('kafka_group_name', src.options['group_id']),
+  ];
+  const inCollection = new Set(secret.filter(([, o]) => o.envVars.length).map(([k]) => k));
   const plainSettings: [string, string][] = [];
   const collected: [string, string][] = [];
   for (const [k, opt] of secret) {
@@ -87,15 +96,18 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
   if (startup === 'earliest' || startup === 'latest') comments.push(`startup = '${startup}': set <kafka><auto_offset_reset>${startup === 'earliest' ? 'smallest' : 'largest'}</auto_offset_reset></kafka> in the server config for a new consumer group`);
   if (collected.length) {
     const vars = [...new Set(secret.flatMap(([, o]) => o.envVars))];
-    const coll = 'pipec_' + vars.map((v) => v.replace(/^PIPEC_/, '').toLowerCase()).join('__');
+    let coll = 'pipec_' + vars.map((v) => v.replace(/^PIPEC_/, '').toLowerCase()).join('__');
+    const existing = ctx.collections.get(coll);
+    // Same variables for different settings: the collection is specific to this source.
+    if (existing && JSON.stringify(existing) !== JSON.stringify(collected)) coll = `${coll}__${src.name}`;
     ctx.collections.set(coll, collected);
     engine = `Kafka(${ident(coll)})`;
     comments.push(`connection settings come from named collection ${coll} (see the header), never from this file`);
   }
   const settings: [string, string][] = [
     ...plainSettings,
-    ['kafka_topic_list', str(topic)],
-    ['kafka_group_name', str(optionText(src.options['group_id']) ?? `pipec-${ctx.plan.pipeline.name}-${src.name}`)],
+    ...(inCollection.has('kafka_topic_list') ? [] : ([['kafka_topic_list', str(topic)]] as [string, string][])),
+    ...(inCollection.has('kafka_group_name') ? [] : ([['kafka_group_name', str(optionText(src.options['group_id']) ?? `pipec-${ctx.plan.pipeline.name}-${src.name}`)]] as [string, string][])),
     ['kafka_format', str(format.name)],
     ...format.settings.filter(([k]) => k !== 'format_avro_schema_registry_url'),
     ['kafka_num_consumers', String(Number(optionText(src.options['consumers']) ?? '1') || 1)],

@@ -132,3 +132,13 @@ test('aggregating a CDC changelog is an error (it would need retractions); start
   void chSink;
   void ref;
 });
+
+test('a topic or group taken from the environment moves into the named collection too', () => {
+  const env = (name: string) => ({ value: 'prod-topic', template: `\${${name}}`, envVars: [name] });
+  const k = kafkaSource('k', [col('n', T.int())], { options: { topic: env('ORDERS_TOPIC'), group_id: opt('g1') } });
+  const out = emitClickHouse(plan('p', { sources: [k] }));
+  assert.doesNotMatch(out.sql, /prod-topic/);
+  assert.doesNotMatch(out.sql, /^ {4}kafka_topic_list =/m);
+  assert.match(out.sql, /kafka_group_name = 'g1'/);
+  assert.match(out.sql, /CREATE NAMED COLLECTION `pipec_kafka_brokers__orders_topic` AS kafka_broker_list = '\$\{PIPEC_KAFKA_BROKERS\}', kafka_topic_list = '\$\{ORDERS_TOPIC\}'/);
+});

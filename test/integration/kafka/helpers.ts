@@ -1,0 +1,131 @@
+// Shared helpers of the Kafka integration tests: the real broker, fresh topics, a recording
+// SourceSink, and a source definition with a hand-written decoder (id + metadata columns).
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { ensureServices } from '../../support/services.ts';
+import type { Coordinates, SourceDef, SourceSink } from '../../../targets/runtime/lib/io/source-types.ts';
+import type { Row } from '../../../targets/runtime/lib/ops/types.ts';
+import { KafkaSource, META, type KafkaMeta, type KafkaSourceHooks } from '../../../targets/runtime/lib/kafka/kafka-source.ts';
+
+export interface Env {
+  brokers: string;
+  kafka: Kafka;
+  admin: Admin;
+}
+
+let envP: Promise<Env> | null = null;
+export function kafkaEnv(): Promise<Env> {
+  envP ??= (async () => {
+    const s = await ensureServices(['kafka']);
+    const brokers = s.PIPEC_KAFKA_BROKERS!;
+    const kafka = new Kafka({ clientId: 'pipec-test', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    return { brokers, kafka, admin };
+  })();
+  return envP;
+}
+
+let seq = 0;
+export function unique(prefix: string): string {
+  return `${prefix}-${process.pid}-${Date.now()}-${seq++}`;
+}
+
+export async function createTopic(partitions: number, prefix = 'it'): Promise<string> {
+  const { admin } = await kafkaEnv();
+  const topic = unique(prefix);
+  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: true });
+  return topic;
+}
+
+/** Produces `values` to one partition, in order (a plain, non-transactional producer). */
+export async function produce(topic: string, partition: number, values: (string | null)[], key: string | null = null): Promise<void> {
+  const { kafka } = await kafkaEnv();
+  const p = kafka.producer();
+  await p.connect();
+  await p.send({ topic, acks: -1, messages: values.map((value) => ({ partition, key, value })) });
+  await p.disconnect();
+}
+
+/** What a source handed to the runner. */
+export class Recorder implements SourceSink {
+  readonly ids: string[] = [];
+  readonly rows: { p: number; row: Row }[] = [];
+  readonly deadLetters: { coords: Coordinates & { topic?: string }; reason: string; raw: string }[] = [];
+  readonly done: number[] = [];
+  row(p: number, row: Row): void {
+    this.rows.push({ p, row });
+  }
+  dead(coords: Coordinates, reason: string, raw: string): void {
+    this.deadLetters.push({ coords, reason, raw });
+  }
+  partitionAdded(id: string): number {
+    const i = this.ids.indexOf(id);
+    if (i >= 0) return i;
+    this.ids.push(id);
+    return this.ids.length - 1;
+  }
+  partitionDone(p: number): void {
+    this.done.push(p);
+  }
+  /** Row values (`id` column) per partition id, in arrival order. */
+  byPartition(): Record<string, unknown[]> {
+    const out: Record<string, unknown[]> = {};
+    for (const { p, row } of this.rows) (out[this.ids[p]!] ??= []).push(row[0]);
+    return out;
+  }
+}
+/**
+ * Columns: id STRING NOT NULL, then metadata offset, partition, timestamp, key, topic.
+ * The decoder is written by hand (the generated one lives in the runtime target).
+ */
+export function sourceDef(name: string, options: Record<string, string>): SourceDef {
+  return {
+    id: name,
+    name,
+    connector: 'kafka',
+    format: 'json',
+    options,
+    columns: [
+      { name: 'id', kind: 'string', nullable: false },
+      { name: 'k_offset', kind: 'bigint', nullable: false },
+      { name: 'k_partition', kind: 'int', nullable: false },
+      { name: 'k_ts', kind: 'timestamp', nullable: false },
+      { name: 'k_key', kind: 'string', nullable: true },
+      { name: 'k_topic', kind: 'string', nullable: false },
+    ],
+    decode: (o, e) => {
+      if (typeof o.id !== 'string') {
+        e.column = 'id';
+        e.reason = `expected a string, got ${JSON.stringify(o.id ?? null)}`;
+        return null;
+      }
+      const m = o[META] as KafkaMeta;
+      return [o.id, m.offset, m.partition, m.timestamp, m.key, m.topic];
+    },
+    timeIndex: -1,
+    delayMs: 0,
+    idleTimeoutMs: null,
+  };
+}
+
+export async function newSource(name: string, topic: string, options: Record<string, string>, hooks?: KafkaSourceHooks, rec = new Recorder()): Promise<{ src: KafkaSource; rec: Recorder }> {
+  const { brokers } = await kafkaEnv();
+  const src = new KafkaSource(sourceDef(name, { topic, brokers, ...options }), rec, { env: {}, hooks, clientId: unique('member') });
+  return { src, rec };
+}
+
+/** Polls until `until()` holds (then `settleMs` more, to catch extra records) or the timeout. */
+export async function pollUntil(srcs: KafkaSource[], until: () => boolean, timeoutMs = 30_000, settleMs = 0): Promise<void> {
+  const t0 = Date.now();
+  while (!until()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`condition not reached within ${timeoutMs} ms`);
+    let n = 0;
+    for (const s of srcs) n += await s.poll(512);
+    if (n === 0) await new Promise((r) => setTimeout(r, 20));
+  }
+  const t1 = Date.now();
+  while (Date.now() - t1 < settleMs) {
+    for (const s of srcs) await s.poll(512);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

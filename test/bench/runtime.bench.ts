@@ -8,7 +8,7 @@ import { runPipelineDef } from '../../targets/runtime/lib/runner.ts';
 import { WindowAggOp } from '../../targets/runtime/lib/ops/window-agg.ts';
 import { PlanBuilder, column, T, agg, SEC } from '../fixtures/plans/builder.ts';
 import { add64, formatDecimal } from '../../targets/runtime/lib/values.ts';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const KEYS = 1000;

@@ -7,6 +7,7 @@ import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
+import { hasSink, hasSource } from '../lib/connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 
 export interface Unsupported {
@@ -20,8 +21,6 @@ export interface GeneratedBody {
   unsupported: Unsupported[];
 }
 
-const SOURCE_CONNECTORS = new Set(['file', 'datagen']);
-const SINK_CONNECTORS = new Set(['stdout', 'file']);
 
 /** JS identifier fragment for an IR id. */
 const ident = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
@@ -39,7 +38,8 @@ function optionsCode(opts: Record<string, IrOption>, indent: string): string {
 
 function columnDefCode(c: IrColumn): string {
   const t = c.type;
-  const extra = t.kind === 'decimal' ? `, precision: ${t.precision}, scale: ${t.scale}` : '';
+  let extra = t.kind === 'decimal' ? `, precision: ${t.precision}, scale: ${t.scale}` : '';
+  if (c.metadataFrom !== null) extra += `, meta: ${q(c.metadataFrom)}`;
   return `{ name: ${q(c.name)}, kind: ${q(t.kind)}, nullable: ${t.nullable}${extra} }`;
 }
 
@@ -76,8 +76,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
   const sources = plan.sources.filter((s) => usedSources.has(s.id));
 
-  for (const s of sources) if (!SOURCE_CONNECTORS.has(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
-  for (const s of plan.sinks) if (!SINK_CONNECTORS.has(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
+  for (const s of sources) if (!hasSource(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
+  for (const s of plan.sinks) if (!hasSink(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
   for (const o of ops) if (o.op === 'temporal_join') unsupported.push({ what: 'temporal join', name: o.id, span: o.span });
 
   // Row layout of each source: its used columns, plus the watermark column when pruned away.
@@ -122,13 +122,12 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     const csv = s.format === 'csv';
     const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, '  let v, x;'];
     cols.forEach((c, i) => {
-      lines.push(`  v = o[${q(c.name)}];`);
-      if (c.metadataFrom !== null) {
-        lines.push(`  const c${i} = null; // METADATA FROM ${q(c.metadataFrom)}: not offered by this connector`);
-        return;
+      if (c.metadataFrom !== null) lines.push(`  v = rt.meta(o, ${q(c.metadataFrom)});`);
+      else {
+        lines.push(`  v = o[${q(c.name)}];`);
+        if (csv) lines.push(`  if (v === '') v = null;`);
       }
-      if (csv) lines.push(`  if (v === '') v = null;`);
-      if (c.type.kind === 'string' && !csv) {
+      if (c.type.kind === 'string' && !csv && c.metadataFrom === null) {
         lines.push(`  const c${i} = typeof v === 'string' ? v : v == null ? null : rt.BAD;`);
       } else lines.push(`  const c${i} = ${csv ? readerCall(c.type, 'v') : fastReaderCode(c.type, 'v', 'x')};`);
       lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.jsonAny(v); return null; }`);
@@ -178,13 +177,6 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       case 'interval_join': {
         const L = layout(o.inputs[0]!);
         const R = layout(o.inputs[1]!);
-        const key = (side: 0 | 1): string => {
-          const temps: string[] = [];
-          const sc = scopeOver(side === 0 ? [L, R] : [L, R], side === 0 ? ['r', 'r'] : ['r', 'r'], temps);
-          const exprs = (side === 0 ? o.leftKeys : o.rightKeys).map((e) => compileExpr(e, sc).code);
-          const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
-          return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
-        };
         // Key expressions reference their own side's input number; give each side its own layout.
         const keyFn = (side: 0 | 1): string => {
           const temps: string[] = [];
@@ -194,7 +186,6 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
           const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
           return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
         };
-        void key;
         out.push('', `// ${o.id}: interval join (${o.joinType}), ${o.leftTime} - ${o.rightTime} in [${o.lowerMs}, ${o.upperMs}] ms`);
         out.push(keyFn(0), keyFn(1));
         if (o.residual) {

@@ -11,6 +11,8 @@ export interface Metrics {
   late: Map<string, number>;
   recordsOut: () => Map<string, number>;
   stateSize: () => Map<string, number>;
+  /** Consumer lag per source that reports one. */
+  lag: () => Map<string, { records: number; seconds: number }>;
   checkpoints: number;
   lastCheckpointAt: number | null;
   lastCheckpointMs: number;
@@ -33,6 +35,8 @@ export function prometheusText(m: Metrics, now: number): string {
   family('pipec_late_events_total', 'counter', 'Events later than the allowed lateness per window operator.', [...m.late].map(([s, v]) => [lbl('operator', s), v]));
   family('pipec_watermark_lag_seconds', 'gauge', 'Processing time minus the source watermark.', [...m.watermarks].filter(([, w]) => Number.isFinite(w)).map(([s, w]) => [lbl('source', s), (now - w) / 1000]));
   family('pipec_watermark_ms', 'gauge', 'Source watermark in epoch milliseconds.', [...m.watermarks].map(([s, w]) => [lbl('source', s), w]));
+  family('pipec_consumer_lag_records', 'gauge', 'Records the source is behind its upstream.', [...m.lag()].map(([s, v]) => [lbl('source', s), v.records]));
+  family('pipec_consumer_lag_seconds', 'gauge', 'Seconds the source is behind its upstream.', [...m.lag()].map(([s, v]) => [lbl('source', s), v.seconds]));
   family('pipec_state_entries', 'gauge', 'State entries held per operator (groups x panes, sessions, join rows).', [...m.stateSize()].map(([s, v]) => [lbl('operator', s), v]));
   family('pipec_checkpoints_total', 'counter', 'Checkpoints completed.', [[p, m.checkpoints]]);
   family('pipec_checkpoint_duration_seconds', 'gauge', 'Duration of the last checkpoint.', [[p, m.lastCheckpointMs / 1000]]);

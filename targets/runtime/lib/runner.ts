@@ -10,10 +10,9 @@ import { SessionAggOp } from './ops/session-agg.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
 import { IntervalJoinOp } from './ops/interval-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
-import { FileSource } from './io/file-source.ts';
-import { DatagenSource } from './io/datagen-source.ts';
+import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
-import { DiscardSink, FileNdjsonSink, ParquetSink, StdoutSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
+import { DiscardSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
 import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
 import { encodeState, decodeState } from './codec.ts';
@@ -68,6 +67,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     late: new Map(),
     recordsOut: () => new Map([...sinks.values()].map((s) => [s.def.name, s.rowsOut])),
     stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    lag: () => new Map(srcs.flatMap((s) => (s.src.lag ? [[s.src.def.name, s.src.lag()] as const] : []))),
     checkpoints: 0,
     lastCheckpointAt: null,
     lastCheckpointMs: 0,
@@ -75,22 +75,18 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   };
 
   // ---------------------------------------------------------------- sinks and operators
+  const connCtx: ConnectorContext = { baseDir: opts.baseDir, env: opts.env, stdout: out };
   for (const s of def.sinks) {
     if (opts.discardSinks) {
       sinks.set(s.id, new DiscardSink(s));
       continue;
     }
-    switch (s.connector) {
-      case 'stdout':
-        sinks.set(s.id, new StdoutSink(s, out));
-        break;
-      case 'file':
-        sinks.set(s.id, (s.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(s, opts.baseDir) : new FileNdjsonSink(s, opts.baseDir));
-        break;
-      default:
-        err(`pipec: sink '${s.name}': connector '${s.connector}' is not available in this runtime build\n`);
-        return { exitCode: 2 };
+    const make = sinkFactory(s.connector);
+    if (!make) {
+      err(`pipec: sink '${s.name}': connector '${s.connector}' is not available in this runtime build\n`);
+      return { exitCode: 2 };
     }
+    sinks.set(s.id, make(s, connCtx));
   }
   let instance!: Instance;
   const opCtx = {
@@ -169,19 +165,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       },
     };
     const mem = opts.memorySources?.[sdef.id];
-    switch (mem ? 'memory' : sdef.connector) {
-      case 'memory':
-        rt.src = new MemorySource(sdef, sink, mem!.lines ?? null, mem!.rows ?? null);
-        break;
-      case 'file':
-        rt.src = new FileSource(sdef, opts.baseDir, sink);
-        break;
-      case 'datagen':
-        rt.src = new DatagenSource(sdef, sink);
-        break;
-      default:
-        err(`pipec: source '${sdef.name}': connector '${sdef.connector}' is not available in this runtime build\n`);
-        return { exitCode: 2 };
+    const make = mem ? null : sourceFactory(sdef.connector);
+    if (mem) rt.src = new MemorySource(sdef, sink, mem.lines ?? null, mem.rows ?? null);
+    else if (make) rt.src = make(sdef, sink, connCtx);
+    else {
+      err(`pipec: source '${sdef.name}': connector '${sdef.connector}' is not available in this runtime build\n`);
+      return { exitCode: 2 };
     }
     srcs.push(rt);
     bySourceId.set(sdef.id, rt);
@@ -279,6 +268,10 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       metrics.checkpoints++;
       metrics.lastCheckpointAt = now();
       metrics.lastCheckpointMs = performance.now() - t0;
+      // Only now, with sinks durable and positions recorded, may sources acknowledge upstream
+      // (e.g. commit Kafka offsets).
+      for (const s of srcs) await s.src.afterCheckpoint?.();
+      for (const s of sinks.values()) await s.afterCheckpoint?.();
     }
   }
 

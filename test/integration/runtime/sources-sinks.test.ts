@@ -209,3 +209,30 @@ test('an option with ${VAR} is read from the environment at run time; a missing 
   assert.match(missing.stderr, /runtime-missing-env.*BID_FILE/);
   void E;
 });
+
+test("METADATA FROM 'file' / 'line' / 'offset' of the file source", async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'm.ndjson'), '{"x":"a"}\n\n{"x":"b"}\n');
+  const plan = genericPlan(
+    'meta',
+    {
+      name: 's',
+      connector: 'file',
+      format: 'ndjson',
+      columns: [
+        column('x', T.string()),
+        column('src_file', T.string(), { metadataFrom: 'file' }),
+        column('src_line', T.bigint(), { metadataFrom: 'line' }),
+        column('src_offset', T.bigint(), { metadataFrom: 'offset' }),
+      ],
+      options: { path: 'm.ndjson' },
+    },
+    (_b, scan) => scan,
+  );
+  const r = await runPlan(plan, { dir });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.deepEqual(r.out, [
+    { x: 'a', src_file: 'm.ndjson', src_line: 1, src_offset: 0 },
+    { x: 'b', src_file: 'm.ndjson', src_line: 3, src_offset: 11 },
+  ]);
+});

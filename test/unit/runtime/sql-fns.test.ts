@@ -61,6 +61,7 @@ test('the status line shows rates, watermarks, open state, late/dead counts and 
     late: new Map([['w', 5]]),
     recordsOut: () => new Map([['out', 40]]),
     stateSize: () => new Map([['w', 12]]),
+    lag: () => new Map(),
     checkpoints: 1,
     lastCheckpointAt: 10_000,
     lastCheckpointMs: 3,

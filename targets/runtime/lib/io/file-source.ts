@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import type { DecodeError, RunningSource, SourceDef, SourceSink } from './source-types.ts';
+import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
 
 interface PartReader {
   file: string;
@@ -116,6 +116,7 @@ class NdjsonReader implements PartReader {
   private bufAt = -1;
   private eof = false;
   private readonly chunk = Buffer.allocUnsafe(1 << 16);
+  private readonly withMeta: boolean;
 
   constructor(
     readonly file: string,
@@ -125,7 +126,9 @@ class NdjsonReader implements PartReader {
     private readonly out: SourceSink,
     private readonly err: DecodeError,
     private readonly follow: boolean,
-  ) {}
+  ) {
+    this.withMeta = def.columns.some((c) => c.meta !== undefined);
+  }
 
   async read(budget: number): Promise<number> {
     if (this.fh === null) this.fh = await open(this.file, 'r');
@@ -168,10 +171,10 @@ class NdjsonReader implements PartReader {
         this.out.dead({ file: this.rel, line: this.line }, 'not a JSON object', text);
         continue;
       }
+      if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: this.bufAt + start };
       const row = decode(obj, this.err);
       if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, text);
       else this.out.row(this.p, row);
-      void start;
     }
     this.buf = this.buf.subarray(pos);
     this.bufAt += pos;
@@ -244,8 +247,9 @@ class CsvReader implements PartReader {
         this.out.dead({ file: this.rel, line: this.line }, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
         continue;
       }
-      const obj: Record<string, string> = {};
+      const obj: Record<string | symbol, unknown> = {};
       for (let i = 0; i < header.length; i++) obj[header[i]!] = cells[i]!;
+      obj[META] = { file: this.rel, line: this.line, offset: this.offset - 1 };
       const row = decode(obj, this.err);
       if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, raw);
       else this.out.row(this.p, row);
@@ -296,6 +300,7 @@ class ParquetReader implements PartReader {
     const rows = await parquetReadObjects({ file: this.file_, metadata: this.meta!, columns, rowStart: this.offset, rowEnd: end });
     const decode = this.def.decode!;
     for (const obj of rows) {
+      (obj as Record<symbol, unknown>)[META] = { file: this.rel, offset: this.offset };
       const row = decode(obj, this.err);
       if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, `column ${this.err.column}: ${this.err.reason}`, safeJson(obj));
       else this.out.row(this.p, row);

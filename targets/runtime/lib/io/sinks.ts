@@ -30,6 +30,8 @@ export interface RunningSink {
   flush(): void;
   /** Makes everything written so far durable; returns the progress a checkpoint records. */
   commit(): Promise<unknown>;
+  /** Called once the checkpoint recording `commit()`'s progress is durable. */
+  afterCheckpoint?(): Promise<void>;
   /** Called once before any write; `progress` is null on a fresh start. */
   open(progress: unknown): void;
   close(): Promise<void>;

@@ -9,6 +9,20 @@ export interface ColumnDef {
   nullable: boolean;
   precision?: number;
   scale?: number;
+  /** `METADATA FROM '<key>'`: read from the record's connector metadata, not its payload. */
+  meta?: string;
+}
+
+/**
+ * Connector metadata of a raw record (file, line, offset, partition, timestamp, key, ...),
+ * attached to the parsed record under this symbol when the source declares metadata columns.
+ */
+export const META: unique symbol = Symbol.for('pipec.meta') as never;
+
+/** The metadata value `key` of a raw record, or null. */
+export function meta(o: any, key: string): unknown {
+  const m = o?.[META];
+  return m === undefined || m === null ? null : (m[key] ?? null);
 }
 
 /** Why a record failed to decode; filled by the generated decoder. */
@@ -56,5 +70,9 @@ export interface RunningSource {
   position(): unknown;
   /** Called before the first poll when resuming from a checkpoint. */
   seek(pos: unknown): void;
+  /** Called once a checkpoint covering `position()` is durable (acknowledge upstream here). */
+  afterCheckpoint?(): Promise<void>;
+  /** Consumer lag, for sources that have one (records behind and seconds behind). */
+  lag?(): { records: number; seconds: number };
   close(): Promise<void>;
 }

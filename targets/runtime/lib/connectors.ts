@@ -1,0 +1,40 @@
+// The connector registry of the runtime: which source and sink connectors this build can run,
+// and how to construct them. Built-ins (file, datagen, stdout, file sink) register here;
+// other connectors (e.g. lib/kafka/) register themselves the same way, and the code generator
+// asks `hasSource`/`hasSink` to report what the runtime cannot run.
+import type { RunningSource, SourceDef, SourceSink } from './io/source-types.ts';
+import type { RunningSink, SinkDef } from './io/sinks.ts';
+import { FileSource } from './io/file-source.ts';
+import { DatagenSource } from './io/datagen-source.ts';
+import { FileNdjsonSink, ParquetSink, StdoutSink } from './io/sinks.ts';
+
+export interface ConnectorContext {
+  baseDir: string;
+  env: Record<string, string | undefined>;
+  /** Where stdout sinks write. */
+  stdout: (text: string) => void;
+}
+
+export type SourceFactory = (def: SourceDef, out: SourceSink, ctx: ConnectorContext) => RunningSource;
+export type SinkFactory = (def: SinkDef, ctx: ConnectorContext) => RunningSink;
+
+const sources = new Map<string, SourceFactory>();
+const sinks = new Map<string, SinkFactory>();
+
+export function registerSource(connector: string, f: SourceFactory): void {
+  sources.set(connector, f);
+}
+
+export function registerSink(connector: string, f: SinkFactory): void {
+  sinks.set(connector, f);
+}
+
+export const sourceFactory = (connector: string): SourceFactory | undefined => sources.get(connector);
+export const sinkFactory = (connector: string): SinkFactory | undefined => sinks.get(connector);
+export const hasSource = (connector: string): boolean => sources.has(connector);
+export const hasSink = (connector: string): boolean => sinks.has(connector);
+
+registerSource('file', (def, out, ctx) => new FileSource(def, ctx.baseDir, out));
+registerSource('datagen', (def, out) => new DatagenSource(def, out));
+registerSink('stdout', (def, ctx) => new StdoutSink(def, ctx.stdout));
+registerSink('file', (def, ctx) => ((def.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(def, ctx.baseDir) : new FileNdjsonSink(def, ctx.baseDir)));

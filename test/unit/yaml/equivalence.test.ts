@@ -95,3 +95,23 @@ test('an empty file is an empty pipeline without errors', () => {
     assert.deepEqual(ast.statements, []);
   }
 });
+
+test('# pipec:allow comments become suppressions; the same text inside SQL or quotes does not', () => {
+  const text = [
+    '# pipec:allow first-code, second-code', // line 1: codes at columns 15 and 27
+    'sources:',
+    '  s: { connector: kafka, topic: "a # pipec:allow in-quotes" }',
+    'views:',
+    '  v:',
+    '    query: |',
+    '      SELECT a',
+    '      # pipec:allow in-sql-block',
+    '      FROM s',
+    '    emit: changes   # pipec:allow trailing',
+  ].join('\n');
+  const { ast } = parseYaml(`${text}\n`);
+  assert.deepEqual(
+    ast.suppressions.map((s) => [s.code, s.span.start.line, s.span.start.column]),
+    [['first-code', 1, 15], ['second-code', 1, 27], ['trailing', 10, 35]],
+  );
+});

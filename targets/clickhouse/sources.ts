@@ -249,13 +249,13 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
     `CREATE TABLE IF NOT EXISTS ${table}\n(\n${columnDefs(cols)}\n)\nENGINE = ReplacingMergeTree(${ident('_version')}, ${ident('_is_deleted')})\nORDER BY (${key.map(ident).join(', ')})`,
     `DROP TABLE IF EXISTS ${table}`,
   );
-  const side = `if(JSONExtractString(${ident('raw')}, 'op') = 'd', 'before', 'after')`;
+  const side = `if(JSONExtractString(${DOC}, 'op') = 'd', 'before', 'after')`;
   const rawRel = tableRel(qualified(ctx.db, raw), [], 'stream', [src.id]);
   for (const c of payload) rawRel.cols.set(c.name, debeziumField(side, c.name, c.type));
-  rawRel.cols.set('_version', `JSONExtractUInt(${ident('raw')}, 'source', 'lsn')`);
-  rawRel.cols.set('_is_deleted', `toUInt8(JSONExtractString(${ident('raw')}, 'op') = 'd')`);
+  rawRel.cols.set('_version', `JSONExtractUInt(${DOC}, 'source', 'lsn')`);
+  rawRel.cols.set('_is_deleted', `toUInt8(JSONExtractString(${DOC}, 'op') = 'd')`);
   // Tombstones and heartbeats carry no op.
-  rawRel.where = [OK_ROW, `(JSONExtractString(${ident('raw')}, 'op') IN ('c', 'r', 'u', 'd'))`];
+  rawRel.where = [OK_ROW, `(JSONExtractString(${DOC}, 'op') IN ('c', 'r', 'u', 'd'))`];
   const mv = qualified(ctx.db, `${src.name}__mv`);
   addStmt(ctx, 'pipeline', [], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${table}\nAS ${selectFrom(rawRel)}`, `DROP VIEW IF EXISTS ${mv}`);
   ctx.bag.report('clickhouse-populate-risk', src.span, { table: `${ctx.db}.${src.name}` });
@@ -264,16 +264,23 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
   return rel;
 }
 
-/** Debezium JSON value of a column: timestamps are epoch microseconds, dates epoch days. */
+/** The Debezium event: the message itself, or its `payload` when the converter adds schemas. */
+const DOC = `if(JSONHas(${ident('raw')}, 'payload'), JSONExtractRaw(${ident('raw')}, 'payload'), ${ident('raw')})`;
+
+/**
+ * Debezium JSON value of a column (time.precision.mode=adaptive): TIMESTAMP(0-3) as epoch milliseconds,
+ * TIMESTAMP(4-6) as epoch microseconds, TIMESTAMPTZ as an ISO-8601 string, DATE as epoch days.
+ */
 function debeziumField(side: string, name: string, t: SqlType): string {
-  const raw = ident('raw');
+  const at = (type: string): string => `JSONExtract(${DOC}, ${side}, ${str(name)}, ${str(type)})`;
   switch (t.kind) {
     case 'timestamp':
-      return `CAST(fromUnixTimestamp64Micro(JSONExtract(${raw}, ${side}, ${str(name)}, 'Int64'), '${TIME_ZONE}') AS ${chType(t)})`;
+      if (t.ltz) return `CAST(parseDateTime64BestEffortOrNull(${at('Nullable(String)')}, ${t.precision}, '${TIME_ZONE}') AS ${chType(t)})`;
+      return `CAST(${t.precision <= 3 ? 'fromUnixTimestamp64Milli' : 'fromUnixTimestamp64Micro'}(${at('Nullable(Int64)')}, '${TIME_ZONE}') AS ${chType(t)})`;
     case 'date':
-      return `CAST(addDays(toDate32('1970-01-01'), JSONExtract(${raw}, ${side}, ${str(name)}, 'Int32')) AS ${chType(t)})`;
+      return `CAST(addDays(toDate32('1970-01-01'), ${at('Nullable(Int32)')}) AS ${chType(t)})`;
     default:
-      return `JSONExtract(${raw}, ${side}, ${str(name)}, ${str(chType(t))})`;
+      return at(chType(t));
   }
 }
 

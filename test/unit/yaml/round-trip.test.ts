@@ -246,3 +246,15 @@ test('fuzzed round trips: every edited fixture that still parses formats to a fi
   // Most single edits break the file; enough of them survive to make this mean something.
   assert.ok(yamlChecked >= 50 && sqlChecked >= 30, `checked ${yamlChecked} yaml, ${sqlChecked} sql`);
 });
+
+test('string option values that look like other YAML values stay strings through YAML', () => {
+  const tricky = ['true', 'no', 'null', '~', '', '0x10', '1e3', '.5', '007', '2026-01-01', ' padded ', 'a: b', 'x #y', '- item', '[a]', '{b}', "it's", '"q"', '*alias', '&anchor', '!tag', '%pct', '@at', '`tick`', '|', '>', '?', 'a,b'];
+  const sql = `CREATE CATALOG c WITH (${tricky.map((t, i) => `k${i} = '${t.replace(/'/g, "''")}'`).join(', ')});\n`;
+  const s = parseSql(sql, KEEP);
+  assert.deepEqual(s.diags, []);
+  const y = parseYaml(formatYaml(s.ast), KEEP);
+  assert.deepEqual(y.diags, []);
+  const st = y.ast.statements[0]!;
+  assert.ok(st.kind === 'catalog');
+  assert.deepEqual(st.options.map((o) => [o.value.kind, o.value.raw]), tricky.map((t) => ['string', t]));
+});

@@ -112,6 +112,8 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
   // ---- GROUP BY
   const keys: { name: string; expr: IrExpr }[] = [];
   const windowCols = new Set<'window_start' | 'window_end' | 'window_time'>();
+  // When a key failed to type, "not grouped" errors would only be guesses: they are not reported.
+  let keysFailed = false;
   for (const g of q.groupBy) {
     if (g.kind === 'column' && window) {
       const r = scope.resolve(g.qualifier, g.name, g.span, new DiagnosticBag());
@@ -121,8 +123,15 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
       }
     }
     const x = typeExpr(g, preEnv('GROUP BY', 'inside a GROUP BY expression (group by the window column itself)'));
+    if (!x && g.kind === 'column' && !g.qualifier) {
+      // Flink SQL does not let GROUP BY name a SELECT alias; say so when that is what happened.
+      const alias = q.items.find((it) => it.kind === 'expr' && it.alias && it.alias.name.toLowerCase() === g.name.name.toLowerCase());
+      const d = bag.items.at(-1);
+      if (alias && d?.code === 'unknown-column') d.notes.push(`'${g.name.name}' is an alias of the SELECT list; GROUP BY cannot refer to it (as in Flink SQL): repeat the expression`);
+    }
     if (!x) {
       ok = false;
+      keysFailed = true;
       continue;
     }
     if (keys.some((k) => key(k.expr) === key(x))) continue;
@@ -136,6 +145,14 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
     }
     windowCols.add('window_start');
     windowCols.add('window_end');
+    if (window.ir.kind === 'session') {
+      const grouped = new Set(keys.flatMap((k) => (k.expr.kind === 'col' ? [k.expr.name] : [])));
+      const missing = window.ir.partitionBy.filter((p) => !grouped.has(p));
+      if (missing.length > 0) {
+        bag.report('session-partition-not-grouped', q.groupBy[0] ? spanOfAll(q.groupBy) : q.span, { missing: missing.join(', ') });
+        ok = false;
+      }
+    }
   }
   // Key names: the column's name, or the alias of a SELECT item that is exactly the key, else _g<i>.
   const scratchType = (e: Expr): IrExpr | null => typeExpr(e, { ...preEnv('SELECT', 'allow'), bag: new DiagnosticBag(), windowColumns: 'allow' });
@@ -192,7 +209,7 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
     }
     if (e.kind === 'column') {
       if (!x || scratch.hasErrors) return typeExpr(e, { ...preEnv(env.clause, 'allow'), windowColumns: 'allow' });
-      bag.report('column-not-grouped', e.span, { name: e.qualifier ? `${e.qualifier.name}.${e.name.name}` : e.name.name });
+      if (!keysFailed) bag.report('column-not-grouped', e.span, { name: e.qualifier ? `${e.qualifier.name}.${e.name.name}` : e.name.name });
       return null;
     }
     return undefined;
@@ -210,7 +227,7 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
         if (c.window) exprs.push({ name: '', expr: { kind: 'col', input: 0, name: c.window, type: windowType } });
         else if (kk) exprs.push({ name: '', expr: { kind: 'col', input: 0, name: kk.name, type: kk.expr.type } });
         else {
-          bag.report('column-not-grouped', it.span, { name: c.name });
+          if (!keysFailed) bag.report('column-not-grouped', it.span, { name: c.name });
           ok = false;
         }
       }

@@ -258,6 +258,13 @@ export const checkCodes = {
     help: (p) => `add ${p.missing} to GROUP BY`,
     explain: 'As in Flink SQL, an aggregate over a window table function groups by the window: GROUP BY must list window_start and window_end.',
   }),
+  'session-partition-not-grouped': def<{ missing: string }>({
+    severity: 'error',
+    title: 'SESSION partition column not grouped',
+    message: (p) => `SESSION(... PARTITION BY ...) columns must be in GROUP BY (missing: ${p.missing})`,
+    help: (p) => `add ${p.missing} to GROUP BY`,
+    explain: 'A SESSION window with PARTITION BY keeps one session per partition key; the aggregate must group by those keys too, or sessions of different keys would be merged into one row.',
+  }),
   'window-without-aggregate': def<Record<string, never>>({
     severity: 'error',
     title: 'window function without aggregation',

@@ -138,3 +138,20 @@ test('HAVING filters the aggregate output; grouped expressions may be reused in 
   assert.deepEqual(w.groupKeys.map((g) => g.name), ['uk']);
   assert.deepEqual(w.aggregates.map((a) => a.name), ['c']);
 });
+
+test('GROUP BY cannot name a SELECT alias; the error says so', async () => {
+  const c = await check(`${SRC}CREATE VIEW v WITH (state_ttl = '1 h') AS SELECT UPPER(k) AS uk, COUNT(*) AS c FROM t GROUP BY uk EMIT CHANGES;`);
+  assert.deepEqual(c.errors, ['unknown-column']);
+  assert.match(diag(c, 'unknown-column').notes[0]!, /alias of the SELECT list/);
+});
+
+test('SESSION partition columns must be grouped', async () => {
+  const c = await check(view(`SELECT COUNT(*) AS c FROM SESSION(t PARTITION BY k, ts, INTERVAL '5' MINUTE) GROUP BY region, window_start, window_end`));
+  assert.deepEqual(c.errors, ['session-partition-not-grouped']);
+  const ok = await check(view(`SELECT k, COUNT(*) AS c FROM SESSION(t PARTITION BY k, ts, INTERVAL '5' MINUTE) GROUP BY k, window_start, window_end`));
+  assert.deepEqual(ok.codes, []);
+  const w = op(ok.plan, 'v/window');
+  assert.ok(w.op === 'window_agg');
+  assert.deepEqual(w.window, { kind: 'session', gapMs: 300_000, partitionBy: ['k'] });
+  assert.deepEqual(w.stateBound, { kind: 'window', retainMs: 300_000 });
+});

@@ -43,9 +43,12 @@ function columnDefCode(c: IrColumn): string {
   return `{ name: ${q(c.name)}, kind: ${q(t.kind)}, nullable: ${t.nullable}${extra} }`;
 }
 
-/** Plan fingerprint for checkpoints: the plan without source positions (edits to comments keep state). */
+/**
+ * Plan fingerprint for checkpoints: the plan without source positions and without the spec's
+ * path (editing comments or running from another folder keeps the state usable).
+ */
 export function fingerprint(plan: PlanDoc): string {
-  const text = JSON.stringify(plan, (k, v) => (k === 'span' ? undefined : v));
+  const text = JSON.stringify({ ...plan, pipeline: { ...plan.pipeline, file: '' } }, (k, v) => (k === 'span' ? undefined : v));
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 

@@ -16,6 +16,7 @@ import { DiscardSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
 import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
 import { encodeState, decodeState } from './codec.ts';
+import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import type { Builders, GraphNode, Instance, PipelineDef } from './pipeline-types.ts';
 
@@ -140,7 +141,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         if (ti >= 0) {
           const ts = row[ti];
           if (ts === null) {
-            sink.dead(coordsOf(rt, p), `watermark column ${sdef.columns[ti]!.name} is NULL`, JSON.stringify(row));
+            sink.dead(coordsOf(rt, p), `watermark column ${sdef.columns[ti]!.name} is NULL`, jsonAny(row));
             return;
           }
           rt.emit(row);
@@ -160,6 +161,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         rt.parts.push(clock.partition(id, now()));
         return rt.parts.length - 1;
       },
+      warn: (message) => err(`pipec: source '${name}': ${message}\n`),
       partitionDone: (p) => {
         if (clock.finish(rt.parts[p]!, now())) wmDirty = true;
       },

@@ -236,3 +236,10 @@ test("METADATA FROM 'file' / 'line' / 'offset' of the file source", async () => 
     { x: 'b', src_file: 'm.ndjson', src_line: 3, src_offset: 11 },
   ]);
 });
+
+test('a glob that matches nothing is reported, and the bounded pipeline ends cleanly', async () => {
+  const r = await runPlan(bidPlan({ path: 'nothing-*.ndjson', window: TUMBLE }));
+  assert.equal(r.exitCode, 0);
+  assert.match(r.stderr, /source 'bid': no file matches 'nothing-\*\.ndjson'; the source is empty/);
+  assert.deepEqual(r.out, []);
+});

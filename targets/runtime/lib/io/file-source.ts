@@ -46,6 +46,7 @@ export class FileSource implements RunningSource {
     const pattern = this.def.options.path ?? '';
     const abs = path.isAbsolute(pattern) ? pattern : path.join(this.baseDir, pattern);
     const files = (await glob(abs.split(path.sep).join('/'), { absolute: true, onlyFiles: true })).sort();
+    if (files.length === 0 && !this.started) this.out.warn(`no file matches '${pattern}'${this.bounded ? '; the source is empty' : '; waiting for files to appear'}`);
     for (const f of files) {
       if (this.seen.has(f)) continue;
       this.seen.add(f);

@@ -58,6 +58,8 @@ export interface SourceSink {
   /** A partition was found (files appear in `follow` mode). */
   partitionAdded(id: string): number;
   partitionDone(p: number): void;
+  /** Something the user should know that is not an error (e.g. a glob that matches nothing). */
+  warn(message: string): void;
 }
 
 export interface RunningSource {

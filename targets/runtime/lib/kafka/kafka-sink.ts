@@ -27,8 +27,8 @@ export class KafkaSink implements RunningSink {
   private readonly producer: Producer;
   private connected: Promise<void> | null = null;
   private pending: Message[] = [];
-  /** At-least-once: sends started by flush() that commit() must wait for. */
-  private inflight: Promise<unknown>[] = [];
+  /** At-least-once: the sends started by flush(), chained so rows keep their order. */
+  private chain: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
   private readonly keyIdx: number[];
 
@@ -92,9 +92,9 @@ export class KafkaSink implements RunningSink {
     if (this.opts.delivery === 'exactly-once' || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const p = this.send(batch);
-    p.catch((e: Error) => (this.failure = e));
-    this.inflight.push(p);
+    // Concurrent send() calls may complete in any order; one after another keeps row order.
+    this.chain = this.chain.then(() => this.send(batch));
+    this.chain.catch((e: Error) => (this.failure = e));
   }
 
   private async send(messages: Message[]): Promise<void> {
@@ -125,9 +125,7 @@ export class KafkaSink implements RunningSink {
       return null;
     }
     this.flush();
-    const all = this.inflight;
-    this.inflight = [];
-    await Promise.all(all);
+    await this.chain;
     if (this.failure !== null) throw this.failure;
     return null;
   }

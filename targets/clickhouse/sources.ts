@@ -89,7 +89,7 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
     else plainSettings.push([k, str(opt.value)]);
   }
   let engine = 'Kafka';
-  const comments = [`source ${src.name}: Kafka topic ${topic}, format ${src.format ?? 'json'}`];
+  const comments = [`source ${src.name}: Kafka topic ${topic}, format ${format.name}`];
   const startup = optionText(src.options['startup']);
   // The Kafka engine resumes from the group's committed offsets; where a new group starts is librdkafka's
   // auto.offset.reset, a server-level setting (<kafka><auto_offset_reset>), not a table setting.
@@ -241,7 +241,7 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
     ctx,
     'pipeline',
     [
-      `source ${src.name}: PostgreSQL CDC read from Debezium topic ${optionText(src.options['topic']) ?? defaultTopic(src)} (JSON, schemas disabled, decimal.handling.mode=string)`,
+      `source ${src.name}: PostgreSQL CDC read from Debezium topic ${optionText(src.options['topic']) ?? defaultTopic(src)} (JSON converter, decimal.handling.mode=string)`,
       'ReplacingMergeTree(_version, _is_deleted): a key keeps its row of the highest version, the WAL position (LSN)',
       'of the change, so replays and reordering within Kafka cannot bring back an old version; a delete keeps the',
       "key's last row flagged _is_deleted = 1, which FINAL hides. Read it with SELECT ... FINAL.",
@@ -250,7 +250,8 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
     `DROP TABLE IF EXISTS ${table}`,
   );
   const side = `if(JSONExtractString(${DOC}, 'op') = 'd', 'before', 'after')`;
-  const rawRel = tableRel(qualified(ctx.db, raw), [], 'stream', [src.id]);
+  // The event document is extracted once, in a subquery the materialized view still triggers on.
+  const rawRel = tableRel(`(SELECT ${DOC_EXPR} AS ${DOC}, ${ident('_error')} FROM ${qualified(ctx.db, raw)})`, [], 'stream', [src.id]);
   for (const c of payload) rawRel.cols.set(c.name, debeziumField(side, c.name, c.type));
   rawRel.cols.set('_version', `JSONExtractUInt(${DOC}, 'source', 'lsn')`);
   rawRel.cols.set('_is_deleted', `toUInt8(JSONExtractString(${DOC}, 'op') = 'd')`);
@@ -265,7 +266,8 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
 }
 
 /** The Debezium event: the message itself, or its `payload` when the converter adds schemas. */
-const DOC = `if(JSONHas(${ident('raw')}, 'payload'), JSONExtractRaw(${ident('raw')}, 'payload'), ${ident('raw')})`;
+const DOC_EXPR = `if(JSONHas(${ident('raw')}, 'payload'), JSONExtractRaw(${ident('raw')}, 'payload'), ${ident('raw')})`;
+const DOC = ident('__doc');
 
 /**
  * Debezium JSON value of a column (time.precision.mode=adaptive): TIMESTAMP(0-3) as epoch milliseconds,
@@ -327,7 +329,7 @@ function emitWatermarkTable(ctx: EmitContext, src: IrSource, rel: Rel, partition
   const r: Rel = {
     ...rel,
     cols: new Map([
-      ['partition', `toUInt64(${partition})`],
+      ['partition', `CAST(${partition} AS UInt64)`],
       ['max_event_time', `CAST(${time} AS ${tt})`],
       ['last_seen', `now64(3, ${str(TIME_ZONE)})`],
     ]),

@@ -67,3 +67,10 @@ test('each call is a fresh session: tables from a previous call are gone', async
   const [r] = await runChdb("SELECT count() AS c FROM system.tables WHERE database = currentDatabase() AND name = 'only_once'");
   assert.deepEqual(r!.rows, [{ c: 0 }]);
 });
+
+test('concurrent calls run in separate sessions: the same table name does not collide', async () => {
+  const script = (n: number) => `CREATE TABLE same (x UInt8) ENGINE = Memory; INSERT INTO same VALUES (${n}); SELECT x FROM same`;
+  const [a, b] = await Promise.all([runChdb(script(1)), runChdb(script(2))]);
+  assert.deepEqual(a!.at(-1)!.rows, [{ x: 1 }]);
+  assert.deepEqual(b!.at(-1)!.rows, [{ x: 2 }]);
+});

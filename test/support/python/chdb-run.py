@@ -1,6 +1,8 @@
 # Runs a SQL script in ONE chdb (in-process ClickHouse) session; called by test/support/chdb.ts.
 # stdin: the script; stdout: one JSON document {"ok": true, "results": [...]} or {"ok": false, ...}.
+# With --serve it stays up and answers one JSON line per request line (what chdb.ts uses).
 import json
+import os
 import sys
 
 import sqlparse
@@ -24,10 +26,10 @@ def split_statements(script):
     return out
 
 
-def main():
-    script = sys.stdin.read()
+def run_script(script):
+    """Runs every statement of `script` in one fresh chdb session; returns the response document."""
     results = []
-    # A fresh temporary session per script: state lives exactly as long as this process.
+    # A fresh session per script: no state leaks between scripts, even in --serve mode.
     sess = chdb_session.Session()
     try:
         # Integers come unquoted so to_json_safe decides per value (chdb's default, made explicit).
@@ -36,22 +38,43 @@ def main():
             try:
                 body = str(sess.query(text, "JSON")).strip()
             except Exception as err:  # chdb raises ChdbError carrying ClickHouse's message
-                json.dump({"ok": False, "index": index, "statement": label,
-                           "message": str(err).strip()}, sys.stdout)
-                return
+                return {"ok": False, "index": index, "statement": label, "message": str(err).strip()}
             rows = []
             if body:
                 try:
                     rows = json.loads(body).get("data", [])
                 except ValueError:
-                    json.dump({"ok": False, "index": index, "statement": label,
-                               "message": "result is not JSON (does the statement set its own FORMAT?): "
-                               + body[:500]}, sys.stdout)
-                    return
+                    return {"ok": False, "index": index, "statement": label,
+                            "message": "result is not JSON (does the statement set its own FORMAT?): " + body[:500]}
             results.append({"statement": label, "rows": to_json_safe(rows)})
     finally:
         sess.close()
-    json.dump({"ok": True, "results": results}, sys.stdout)
+    return {"ok": True, "results": results}
+
+
+def serve():
+    """--serve: one JSON request per stdin line ({"id", "script"}), one JSON response per stdout line."""
+    # Keep the protocol channel private: anything the engine itself prints to fd 1 goes to stderr instead.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        try:
+            res = run_script(req["script"])
+        except Exception as err:  # a helper bug must not kill the worker silently
+            res = {"ok": False, "index": -1, "statement": "", "message": f"{type(err).__name__}: {err}"}
+        res["id"] = req["id"]
+        out.write(json.dumps(res) + "\n")
+        out.flush()
+
+
+def main():
+    if "--serve" in sys.argv[1:]:
+        serve()
+    else:
+        json.dump(run_script(sys.stdin.read()), sys.stdout)
 
 
 if __name__ == "__main__":

@@ -53,9 +53,11 @@ export function originOf(b: Builder, sc: Scalar, value: string): FragmentOrigin 
 /** An identifier written as a YAML key or value; reports a bad name and keeps it verbatim. */
 export function identOf(b: Builder, node: unknown, what: string): Ident | null {
   const sc = scalarNode(b, node);
-  if (!sc || sc.value === null || typeof sc.value === 'object') return null;
-  const text = String(sc.value);
-  const ident = parseIdentText(text, subSpanOf(b, sc));
+  if (!sc || (sc.value !== null && typeof sc.value === 'object')) return null;
+  // `null:`, `~:` or `1.0:` as a name: the text as written, not what YAML resolved it to.
+  const written = sc.range && sc.type === 'PLAIN' ? b.env.text.slice(sc.range[0], sc.range[1]) : '';
+  const text = typeof sc.value === 'string' ? sc.value : written || String(sc.value);
+  const ident = parseIdentText(text, typeof sc.value === 'string' ? subSpanOf(b, sc) : () => nodeSpan(b.env, sc));
   if (ident) return ident;
   const span = nodeSpan(b.env, sc);
   b.ctx.diagnostics.report('yaml-bad-name', span, { name: text, what });

@@ -81,6 +81,12 @@ test('names: plain words fold to lower case, SQL-quoted names keep case', () => 
   assert.deepEqual(ast.statements.map((s) => [s.name.name, s.name.quoted]), [['orders', false], ['Order Events', true]]);
 });
 
+test('names YAML would read as null or a boolean are still names', () => {
+  const { ast, diags } = parseYaml('sources:\n  null: { connector: kafka }\n  true: { connector: kafka }\n  1x: { connector: kafka }\n');
+  assert.deepEqual(diags, ['yaml-bad-name 4:3']);
+  assert.deepEqual(ast.statements.map((s) => s.name.name), ['null', 'true', '1x']);
+});
+
 test('YAML anchors and aliases are followed (shared option values)', () => {
   const { ast, diags } = parseYaml('sources:\n  a: { connector: kafka, topic: &t orders }\n  b: { connector: kafka, topic: *t }\n');
   assert.deepEqual(diags, []);

@@ -53,7 +53,17 @@ interface SourceRt {
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
   const err = opts.stderr ?? ((t: string) => void process.stderr.write(t));
-  const out = opts.stdout ?? ((t: string) => void process.stdout.write(t));
+  // Writing to a closed pipe (`pipec run x | head`) ends the run quietly, as other CLI tools do.
+  let stdoutClosed = false;
+  const onStdoutError = (e: NodeJS.ErrnoException): void => {
+    if (e.code === 'EPIPE') stdoutClosed = true;
+  };
+  if (!opts.stdout) process.stdout.on('error', onStdoutError);
+  const out =
+    opts.stdout ??
+    ((t: string) => {
+      if (!stdoutClosed) process.stdout.write(t);
+    });
   const now = (): number => Date.now();
 
   // ---------------------------------------------------------------- metrics
@@ -169,8 +179,15 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     const mem = opts.memorySources?.[sdef.id];
     const make = mem ? null : sourceFactory(sdef.connector);
     if (mem) rt.src = new MemorySource(sdef, sink, mem.lines ?? null, mem.rows ?? null);
-    else if (make) rt.src = make(sdef, sink, connCtx);
-    else {
+    else if (make) {
+      try {
+        rt.src = make(sdef, sink, connCtx);
+      } catch (e) {
+        // A connector rejects its options before anything runs: a user error, no stack trace.
+        err(`pipec: source '${sdef.name}': ${(e as Error).message}\n`);
+        return { exitCode: 2 };
+      }
+    } else {
       err(`pipec: source '${sdef.name}': connector '${sdef.connector}' is not available in this runtime build\n`);
       return { exitCode: 2 };
     }
@@ -310,7 +327,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   try {
     propagate();
     for (;;) {
-      if (stopping) break;
+      if (stopping || stdoutClosed) break;
       let produced = 0;
       batchNow = now();
       for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
@@ -342,7 +359,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (produced === 0) await new Promise((r) => setTimeout(r, 20));
       else if (produced < BATCH) await new Promise((r) => setImmediate(r));
     }
-    const ended = !stopping;
+    const ended = !stopping && !stdoutClosed;
     if (ended) {
       // End of input: the watermark moves to the end of time; every window closes.
       for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
@@ -362,6 +379,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       process.off('SIGTERM', onSignal);
     }
     opts.signal?.removeEventListener('abort', onSignal);
+    if (!opts.stdout) process.stdout.off('error', onStdoutError);
     if (server) await new Promise((r) => server!.close(r));
   }
   return { exitCode };

@@ -243,3 +243,23 @@ test('a glob that matches nothing is reported, and the bounded pipeline ends cle
   assert.match(r.stderr, /source 'bid': no file matches 'nothing-\*\.ndjson'; the source is empty/);
   assert.deepEqual(r.out, []);
 });
+
+test("datagen: a timestamp step may be a duration ('30 ms'); an unusable option stops the run with a message", async () => {
+  const plan = (step: string) =>
+    genericPlan(
+      'gen_step',
+      {
+        name: 'g',
+        connector: 'datagen',
+        columns: [column('ts', T.timestamp(3))],
+        options: { total_rows: '3', 'fields.ts.min': '2026-01-01 00:00:00', 'fields.ts.step': step },
+      },
+      (_b, scan) => scan,
+    );
+  const ok = await runPlan(plan('30 ms'));
+  assert.equal(ok.exitCode, 0, ok.stderr);
+  assert.deepEqual(ok.out.map((x) => x.ts), ['2026-01-01 00:00:00.000', '2026-01-01 00:00:00.030', '2026-01-01 00:00:00.060']);
+  const bad = await runPlan(plan('soon'));
+  assert.equal(bad.exitCode, 2);
+  assert.match(bad.stderr, /source 'g': fields\.ts\.step of source 'g' must be a duration such as '30 ms' or '1 s', got 'soon'/);
+});

@@ -12,6 +12,28 @@ import type { ColumnDef, RunningSource, SourceDef, SourceSink } from './source-t
 
 type Gen = (i: number) => unknown;
 
+/** A datagen option that cannot be used; the runner reports it and does not start. */
+export class DatagenOptionError extends Error {}
+
+const DURATION_RE = /^\s*(-?\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?\s*$/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000 };
+
+/** '30 ms', '5s', '1 min', or a plain number of milliseconds. */
+export function parseDurationMs(text: string): number | null {
+  const m = DURATION_RE.exec(text);
+  if (!m) return null;
+  const u = (m[2] ?? 'ms').toLowerCase();
+  const unit = u.startsWith('mi') && u !== 'min' && u !== 'mins' && u !== 'minute' && u !== 'minutes' ? 'ms' : u === 'ms' ? 'ms' : u[0]!;
+  return Number(m[1]) * UNIT_MS[unit]!;
+}
+
+function num(name: string, key: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!Number.isFinite(v)) throw new DatagenOptionError(`option ${key} of source '${name}' must be a number, got '${text}'`);
+  return v;
+}
+
 /** A uniform number in [0, 1) from three integers (a counter-based generator, seekable). */
 export function unitRandom(seed: number, col: number, i: number): number {
   let h = (seed ^ Math.imul(col + 1, 0x9e3779b9)) >>> 0;
@@ -40,13 +62,13 @@ export class DatagenSource implements RunningSource {
     private readonly out: SourceSink,
   ) {
     const o = def.options;
-    this.total = o.total_rows !== undefined ? Number(o.total_rows) : Number.POSITIVE_INFINITY;
+    this.total = num(def.name, 'total_rows', o.total_rows, Number.POSITIVE_INFINITY);
     this.bounded = Number.isFinite(this.total);
-    this.rps = o.rows_per_second !== undefined ? Number(o.rows_per_second) : 0;
-    const seed = o.seed !== undefined ? Number(o.seed) >>> 0 : 0;
-    const nParts = Math.max(1, Number(o.partitions ?? 1));
+    this.rps = num(def.name, 'rows_per_second', o.rows_per_second, 0);
+    const seed = num(def.name, 'seed', o.seed, 0) >>> 0;
+    const nParts = Math.max(1, num(def.name, 'partitions', o.partitions, 1));
     for (let i = 0; i < nParts; i++) this.parts.push(this.out.partitionAdded(`${def.name}-${i}`));
-    this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, o, this.rps));
+    this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, o, this.rps, def.name));
   }
 
   get finished(): boolean {
@@ -88,9 +110,16 @@ export class DatagenSource implements RunningSource {
   async close(): Promise<void> {}
 }
 
-function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, string>, rps: number): Gen {
+function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, string>, rps: number, source: string): Gen {
   const opt = (k: string): string | undefined => o[`fields.${c.name}.${k}`];
   const kind = opt('kind') ?? (c.kind === 'timestamp' ? 'sequence' : 'random');
+  if (kind !== 'sequence' && kind !== 'random' && kind !== 'choice') throw new DatagenOptionError(`fields.${c.name}.kind of source '${source}' must be sequence, random or choice, got '${kind}'`);
+  const time = (k: string, fallback: string): number => {
+    const v = readTimestamp(opt(k) ?? fallback);
+    if (typeof v !== 'number') throw new DatagenOptionError(`fields.${c.name}.${k} of source '${source}' must be a timestamp, got '${opt(k)}'`);
+    return v;
+  };
+  const n = (k: string, fallback: number): number => num(source, `fields.${c.name}.${k}`, opt(k), fallback);
   const rnd = (i: number): number => unitRandom(seed, col, i);
   if (kind === 'choice') {
     const values = (opt('values') ?? '').split(',').map((s) => s.trim());
@@ -98,16 +127,18 @@ function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, stri
     return (i) => conv[Math.floor(rnd(i) * conv.length)];
   }
   if (c.kind === 'timestamp' || c.kind === 'date') {
-    const min = readTimestamp(opt('min') ?? '2024-01-01 00:00:00') as number;
-    const step = Number(opt('step') ?? (rps > 0 ? Math.max(1, Math.round(1000 / rps)) : 1));
+    const min = time('min', '2024-01-01 00:00:00');
+    const stepText = opt('step');
+    const step = stepText === undefined ? (rps > 0 ? Math.max(1, Math.round(1000 / rps)) : 1) : parseDurationMs(stepText);
+    if (step === null) throw new DatagenOptionError(`fields.${c.name}.step of source '${source}' must be a duration such as '30 ms' or '1 s', got '${stepText}'`);
     const scale = c.kind === 'date' ? 86400000 : 1;
     if (kind === 'sequence') return (i) => Math.floor((min + i * step) / scale);
-    const max = readTimestamp(opt('max') ?? '2024-01-02 00:00:00') as number;
+    const max = time('max', '2024-01-02 00:00:00');
     return (i) => Math.floor((min + Math.floor(rnd(i) * (max - min + 1))) / scale);
   }
   if (c.kind === 'string') {
-    const minLen = Number(opt('min') ?? opt('length') ?? 8);
-    const maxLen = Number(opt('max') ?? opt('length') ?? minLen);
+    const minLen = n('min', n('length', 8));
+    const maxLen = n('max', opt('length') !== undefined ? n('length', 8) : minLen);
     if (kind === 'sequence') return (i) => String(minLen + i);
     return (i) => {
       const len = minLen + Math.floor(rnd(i) * (maxLen - minLen + 1));
@@ -117,8 +148,8 @@ function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, stri
     };
   }
   if (c.kind === 'boolean') return (i) => rnd(i) < 0.5;
-  const min = Number(opt('min') ?? 0);
-  const max = Number(opt('max') ?? 1000);
+  const min = n('min', 0);
+  const max = n('max', 1000);
   const integral = c.kind === 'int' || c.kind === 'bigint';
   if (kind === 'sequence') return (i) => convertNum(c, min + i);
   if (integral) return (i) => min + Math.floor(rnd(i) * (max - min + 1));

@@ -12,10 +12,10 @@ export type TransactionOffsets = { consumerGroupId: string; topics: { topic: str
 export interface KafkaSinkConfig {
   env: Record<string, string | undefined>;
   /**
-   * Exactly-once: the source offsets the rows written so far were computed from (the Kafka
+   * Exactly-once: the source offsets the rows written so far were computed from (each Kafka
    * source's `transactionOffsets(position())`), sent inside the transaction.
    */
-  offsets?: () => TransactionOffsets | null;
+  offsets?: () => TransactionOffsets | TransactionOffsets[] | null;
 }
 
 /** Rows sent in one request: bounded so a large interval does not become one huge request. */
@@ -115,8 +115,10 @@ export class KafkaSink implements RunningSink {
         for (let i = 0; i < rows.length; i += SEND_CHUNK) await tx.send({ topic: this.opts.topic, messages: rows.slice(i, i + SEND_CHUNK) });
         // Read at commit time: no row is processed while the checkpoint runs, so these are
         // exactly the offsets the rows above were computed from.
-        const offsets = this.cfg.offsets?.() ?? null;
-        if (offsets !== null && offsets.topics.some((t) => t.partitions.length > 0)) await tx.sendOffsets(offsets);
+        const got = this.cfg.offsets?.() ?? null;
+        for (const offsets of got === null ? [] : Array.isArray(got) ? got : [got]) {
+          if (offsets.topics.some((t) => t.partitions.length > 0)) await tx.sendOffsets(offsets);
+        }
         await tx.commit();
       } catch (e) {
         await tx.abort().catch(() => undefined);

@@ -1,0 +1,26 @@
+// Registers the `kafka` source and sink with the runtime's connector registry. An exactly-once
+// Kafka sink sends the offsets of every Kafka source of the same run (same ConnectorContext)
+// in its transaction.
+import { registerSink, registerSource, type ConnectorContext } from '../connectors.ts';
+import { KafkaSource } from './kafka-source.ts';
+import { KafkaSink } from './kafka-sink.ts';
+
+const sourcesOfRun = new WeakMap<ConnectorContext, KafkaSource[]>();
+
+registerSource('kafka', (def, out, ctx) => {
+  const src = new KafkaSource(def, out, { env: ctx.env });
+  const list = sourcesOfRun.get(ctx) ?? [];
+  list.push(src);
+  sourcesOfRun.set(ctx, list);
+  return src;
+});
+
+registerSink(
+  'kafka',
+  (def, ctx) =>
+    new KafkaSink(def, {
+      env: ctx.env,
+      // Lazy: the runner creates sinks before sources.
+      offsets: () => (sourcesOfRun.get(ctx) ?? []).map((s) => s.transactionOffsets(s.position())),
+    }),
+);

@@ -92,6 +92,12 @@ export function addStmt(ctx: EmitContext, role: StmtRole, comments: string[], sq
   ctx.stmts.push({ role, comments, sql, drop });
 }
 
+/** Whether a table or view of that qualified name is already created by this emission. */
+export function objectExists(ctx: EmitContext, qualifiedName: string): boolean {
+  const prefix = /^CREATE (?:TABLE|VIEW|MATERIALIZED VIEW) IF NOT EXISTS (\S+)/;
+  return ctx.stmts.some((s) => prefix.exec(s.sql)?.[1] === qualifiedName);
+}
+
 export function ensureDatabase(ctx: EmitContext, db: string): void {
   if (ctx.databases.has(db)) return;
   ctx.databases.add(db);

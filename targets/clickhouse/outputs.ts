@@ -2,7 +2,7 @@
 // aggregates into an AggregatingMergeTree of states plus a read view with the sink's columns.
 import type { IrSink, IrView } from '../../src/plan/ir.ts';
 import { AGGREGATES } from './aggregates.ts';
-import { addStmt, ensureDatabase, selectFrom, type EmitContext, type Rel } from './model.ts';
+import { addStmt, ensureDatabase, objectExists, selectFrom, type EmitContext, type Rel } from './model.ts';
 import { ident, qualified, splitTableName } from './sql-text.ts';
 import { chType, lostNullability } from './types.ts';
 import { mergeSelect, nullableKeySetting, stateColumns, stateKey } from './windows.ts';
@@ -89,6 +89,10 @@ export function emitSink(ctx: EmitContext, sink: IrSink): void {
   }
   const rel = ctx.rels.get(sink.input);
   if (!rel) return;
+  if (objectExists(ctx, qualified(db, table))) {
+    ctx.bag.report('clickhouse-name-collision', sink.span, { sink: sink.name, table: `${db}.${table}` });
+    return;
+  }
   ensureDatabase(ctx, db);
   for (const c of sink.schema) {
     const paths = lostNullability(c.type, c.name);

@@ -115,6 +115,14 @@ export const clickhouseCodes = {
     explain:
       'In the runtime, state_ttl forgets a group that saw no row for the TTL, and a later row starts a new aggregate. ClickHouse stores the partial states in an AggregatingMergeTree and merges every new row into them however old the group is.',
   }),
+  'clickhouse-name-collision': def<{ sink: string; table: string }>({
+    severity: 'error',
+    title: 'ClickHouse sink table collides with a generated object',
+    message: (p) => `sink '${p.sink}': table '${p.table}' is also the name of a table or view this pipeline creates`,
+    help: () => "give the sink's table option a database prefix, e.g. table = 'analytics.<name>'",
+    explain:
+      "A bare sink table name lands in the pipeline's own database, where pipec also creates one table or view per source and view. Every statement is CREATE ... IF NOT EXISTS, so the second object of the same name would silently not be created and the sink would write into the wrong table. pipec reports the collision instead.",
+  }),
   'clickhouse-reserved-column': def<{ source: string; column: string }>({
     severity: 'error',
     title: 'column name reserved by the ClickHouse Kafka engine',

@@ -142,3 +142,10 @@ test('a topic or group taken from the environment moves into the named collectio
   assert.match(out.sql, /kafka_group_name = 'g1'/);
   assert.match(out.sql, /CREATE NAMED COLLECTION `pipec_kafka_brokers__orders_topic` AS kafka_broker_list = '\$\{PIPEC_KAFKA_BROKERS\}', kafka_topic_list = '\$\{ORDERS_TOPIC\}'/);
 });
+
+test('a sink table named like a generated view is an error, not a silent IF NOT EXISTS no-op', () => {
+  const p = bidWindowPlan({ kind: 'tumble', sizeMs: 60_000, offsetMs: 0 });
+  const w = p.operators.find((o) => o.op === 'window_agg')!;
+  const out = emitClickHouse({ ...p, sinks: [chSink('s', w.id, w.schema, 'bid_windows')] });
+  assert.deepEqual(out.diagnostics.items.filter((d) => d.severity === 'error').map((d) => d.code), ['clickhouse-name-collision']);
+});

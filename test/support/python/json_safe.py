@@ -3,6 +3,7 @@
 import base64
 import datetime
 import decimal
+import math
 import uuid
 
 # JS numbers are exact only up to 2**53 - 1; larger integers are sent as decimal strings instead.
@@ -10,9 +11,12 @@ MAX_SAFE = 2**53 - 1
 
 
 def to_json_safe(value):
-    """Integers beyond ±MAX_SAFE → str; Decimal → str; dates/times → ISO 8601; bytes → base64; UUID → str."""
-    if value is None or isinstance(value, (bool, str, float)):
+    """Integers beyond ±MAX_SAFE → str; NaN/±Infinity → "NaN"/"Infinity"/"-Infinity"; Decimal → str; dates/times → ISO 8601; bytes → base64; UUID → str."""
+    if value is None or isinstance(value, (bool, str)):
         return value
+    if isinstance(value, float):
+        # JSON has no NaN/Infinity (JSON.parse rejects Python's NaN token); send the names as strings.
+        return value if math.isfinite(value) else str(value).replace("inf", "Infinity").replace("nan", "NaN")
     if isinstance(value, int):
         return str(value) if abs(value) > MAX_SAFE else value
     if isinstance(value, decimal.Decimal):

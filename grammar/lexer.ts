@@ -34,9 +34,6 @@ const RESERVED = [
   'ON', 'AS', 'AND', 'OR', 'NOT', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END',
   'IS', 'IN', 'BETWEEN', 'LIKE', 'CREATE', 'WITH', 'EMIT', 'ALLOWED', 'DISTINCT', 'FOR', 'CAST',
   'EXTRACT', 'INTERVAL', 'TABLE', 'DESCRIPTOR', 'TO', 'BOTH', 'LEADING', 'TRAILING',
-  // Not in the language, but reserved so that `FROM t LIMIT 10` says "LIMIT is not supported"
-  // instead of reading LIMIT as an alias of t.
-  'ORDER', 'LIMIT', 'RIGHT', 'FULL', 'CROSS', 'OVER',
 ] as const;
 
 // Words the grammar needs but that remain valid names everywhere they cannot be confused.
@@ -46,6 +43,9 @@ const SOFT = [
   'DATA', 'FILES', 'DELETE', 'TARGET', 'MIN', 'INPUT', 'EXPIRE', 'SNAPSHOTS', 'OLDER', 'THAN',
   'RETAIN', 'LAST', 'REMOVE', 'ORPHAN', 'SCHEDULE', 'EVERY', 'PERCENT', 'TUMBLE', 'HOP', 'CUMULATE',
   'SESSION', 'TIMESTAMP', 'DATE', 'SYSTEM_TIME', 'OF', 'PARTITION',
+  // Not in the language: tokens only so that `FROM t LIMIT 10` can say "LIMIT is not
+  // supported" instead of reading LIMIT as an alias of t (see NOT_AN_ALIAS). Still names.
+  'ORDER', 'LIMIT', 'RIGHT', 'FULL', 'CROSS', 'OVER',
 ] as const;
 
 type ReservedWord = (typeof RESERVED)[number];
@@ -68,6 +68,9 @@ function keyword(word: string, soft: boolean): TokenType {
 export const KW = {} as Record<KeywordName, TokenType>;
 for (const w of RESERVED) KW[w] = keyword(w, false);
 for (const w of SOFT) KW[w] = keyword(w, true);
+
+/** Words that end a FROM item or select item instead of naming it, unless written after AS. */
+export const NOT_AN_ALIAS: ReadonlySet<TokenType> = new Set(['ORDER', 'LIMIT', 'RIGHT', 'FULL', 'CROSS', 'OVER'].map((w) => KW[w as KeywordName]));
 
 export const RESERVED_WORDS: ReadonlySet<string> = new Set(RESERVED.map((w) => w.toLowerCase()));
 

@@ -11,6 +11,12 @@ export class QueryGrammar extends ExprGrammar {
     super(config);
   }
 
+  /** A gate: `t LIMIT` is t followed by an unsupported clause, `t AS limit` is an alias. */
+  private readonly aliasFollows = (): boolean => {
+    const t = this.LA(1).tokenType;
+    return t === K.AS || !L.NOT_AN_ALIAS.has(t);
+  };
+
   // ------------------------------------------------------------ queries
 
   query = this.RULE('query', () => {
@@ -58,9 +64,12 @@ export class QueryGrammar extends ExprGrammar {
         {
           ALT: () => {
             this.SUBRULE(this.expr);
-            this.OPTION(() => {
-              this.OPTION2(() => this.CONSUME(K.AS));
-              this.CONSUME2(L.IdentCat, { LABEL: 'alias' });
+            this.OPTION({
+              GATE: this.aliasFollows,
+              DEF: () => {
+                this.OPTION2(() => this.CONSUME(K.AS));
+                this.CONSUME2(L.IdentCat, { LABEL: 'alias' });
+              },
             });
           },
         },
@@ -98,9 +107,12 @@ export class QueryGrammar extends ExprGrammar {
       { ALT: () => this.SUBRULE(this.subqueryRef) },
       { ALT: () => this.SUBRULE(this.tableRef) },
     ]);
-    this.OPTION(() => {
-      this.OPTION2(() => this.CONSUME(K.AS));
-      this.CONSUME(L.IdentCat, { LABEL: 'alias' });
+    this.OPTION({
+      GATE: this.aliasFollows,
+      DEF: () => {
+        this.OPTION2(() => this.CONSUME(K.AS));
+        this.CONSUME(L.IdentCat, { LABEL: 'alias' });
+      },
     });
   });
 

@@ -192,6 +192,16 @@ test('soft keywords work as column names and aliases', () => {
   );
 });
 
+test('ORDER, LIMIT, RIGHT... stay names, but are not taken as an alias without AS', () => {
+  const ok = makeCtx();
+  const q = parseSqlQuery('SELECT order, limit AS right FROM order AS limit', ok) as SelectQuery;
+  assert.deepEqual(ok.diagnostics.items, []);
+  assert.equal(q.from.kind === 'table' && q.from.alias?.name, 'limit');
+  const bad = makeCtx();
+  assert.equal(parseSqlQuery('SELECT a FROM t LIMIT 5', bad), null);
+  assert.deepEqual(bad.diagnostics.items.map((d) => d.code), ['syntax-unsupported']);
+});
+
 test('comments are skipped; string literals go through ${VAR} substitution', () => {
   const ctx = makeCtx({ REGION: 'eu' });
   const e = parseSqlExpr("/* block */ region = '${REGION}-1' -- trailing", ctx);

@@ -52,6 +52,10 @@ export class Recorder implements SourceSink {
   readonly rows: { p: number; row: Row }[] = [];
   readonly deadLetters: { coords: Coordinates & { topic?: string }; reason: string; raw: string }[] = [];
   readonly done: number[] = [];
+  readonly warnings: string[] = [];
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
   row(p: number, row: Row): void {
     this.rows.push({ p, row });
   }

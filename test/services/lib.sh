@@ -48,6 +48,9 @@ rebuild_env() {
 }
 
 pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
+# pid_is PID TEXT: PID is alive and its command line contains TEXT (a recorded pid may have been reused after a reboot,
+# and we must never signal someone else's process).
+pid_is() { pid_alive "$1" && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"; }
 read_pid() { [[ -f "$1" ]] && cat "$1" || true; }
 
 # log_tail FILE...: the last lines of each log, for failure reports.

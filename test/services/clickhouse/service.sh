@@ -36,12 +36,12 @@ svc_up() {
   local pid; pid=$(read_pid "$CH_PID")
   local ports; ports=$(cat "$CH_PORTS" 2>/dev/null || true)
   local http="${ports%% *}"
-  if pid_alive "$pid" && [[ -n "$ports" ]] && ch_ready "$http"; then
+  if pid_is "$pid" "$RUN_DIR/etc/config.xml" && [[ -n "$ports" ]] && ch_ready "$http"; then
     log "already running on 127.0.0.1:$http"
     ch_write_env $ports
     return 0
   fi
-  pid_alive "$pid" && { log "stale server $pid not answering; stopping it"; svc_down; }
+  pid_is "$pid" "$RUN_DIR/etc/config.xml" && { log "stale server $pid not answering; stopping it"; svc_down; }
 
   read -r _ old_tcp old_inter <<<"$ports"
   http=$(pick_port "${PIPEC_CLICKHOUSE_HTTP_PORT:-$http}")
@@ -75,11 +75,11 @@ ch_write_env() {
 
 svc_down() {
   local pid; pid=$(read_pid "$CH_PID")
-  if pid_alive "$pid"; then
+  if pid_is "$pid" "$RUN_DIR/etc/config.xml"; then
     kill "$pid"
     local i
-    for i in $(seq 1 60); do pid_alive "$pid" || break; sleep 0.5; done
-    pid_alive "$pid" && { log "server $pid ignored SIGTERM for 30s; killing"; kill -9 "$pid"; }
+    for i in $(seq 1 60); do pid_is "$pid" "$RUN_DIR/etc/config.xml" || break; sleep 0.5; done
+    pid_is "$pid" "$RUN_DIR/etc/config.xml" && { log "server $pid ignored SIGTERM for 30s; killing"; kill -9 "$pid"; }
     log "stopped"
   else
     log "not running"
@@ -91,7 +91,7 @@ svc_down() {
 svc_status() {
   local pid; pid=$(read_pid "$CH_PID")
   local ports; ports=$(cat "$CH_PORTS" 2>/dev/null || true)
-  if pid_alive "$pid" && [[ -n "$ports" ]] && ch_ready "${ports%% *}"; then
+  if pid_is "$pid" "$RUN_DIR/etc/config.xml" && [[ -n "$ports" ]] && ch_ready "${ports%% *}"; then
     echo "clickhouse: up on 127.0.0.1:${ports%% *} (pid $pid, logs $RUN_DIR)"
   else
     echo "clickhouse: down"

@@ -66,12 +66,12 @@ svc_up() {
   timed "install (maven jars)" kafka_install || return 1
   local pid; pid=$(read_pid "$KAFKA_PID")
   local ports; ports=$(cat "$KAFKA_PORTS" 2>/dev/null || true)
-  if pid_alive "$pid" && [[ -n "$ports" ]] && kafka_ready "${ports%% *}"; then
+  if pid_is "$pid" "$RUN_DIR/server.properties" && [[ -n "$ports" ]] && kafka_ready "${ports%% *}"; then
     log "already running on 127.0.0.1:${ports%% *}"
     kafka_write_env "${ports%% *}"
     return 0
   fi
-  pid_alive "$pid" && { log "stale broker $pid not answering; stopping it"; svc_down; }
+  pid_is "$pid" "$RUN_DIR/server.properties" && { log "stale broker $pid not answering; stopping it"; svc_down; }
 
   local port cport
   port=$(pick_port "${PIPEC_KAFKA_PORT:-${ports%% *}}")
@@ -105,11 +105,11 @@ kafka_write_env() { write_env kafka "PIPEC_KAFKA_BROKERS=127.0.0.1:$1"; }
 
 svc_down() {
   local pid; pid=$(read_pid "$KAFKA_PID")
-  if pid_alive "$pid"; then
+  if pid_is "$pid" "$RUN_DIR/server.properties"; then
     kill "$pid"
     local i
-    for i in $(seq 1 60); do pid_alive "$pid" || break; sleep 0.5; done
-    pid_alive "$pid" && { log "broker $pid ignored SIGTERM for 30s; killing"; kill -9 "$pid"; }
+    for i in $(seq 1 60); do pid_is "$pid" "$RUN_DIR/server.properties" || break; sleep 0.5; done
+    pid_is "$pid" "$RUN_DIR/server.properties" && { log "broker $pid ignored SIGTERM for 30s; killing"; kill -9 "$pid"; }
     log "stopped"
   else
     log "not running"
@@ -121,7 +121,7 @@ svc_down() {
 svc_status() {
   local pid; pid=$(read_pid "$KAFKA_PID")
   local ports; ports=$(cat "$KAFKA_PORTS" 2>/dev/null || true)
-  if pid_alive "$pid" && [[ -n "$ports" ]] && kafka_ready "${ports%% *}"; then
+  if pid_is "$pid" "$RUN_DIR/server.properties" && [[ -n "$ports" ]] && kafka_ready "${ports%% *}"; then
     echo "kafka: up on 127.0.0.1:${ports%% *} (pid $pid, log $KAFKA_LOG)"
   else
     echo "kafka: down"

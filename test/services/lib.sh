@@ -84,6 +84,6 @@ apt_install() {
   (( ${#missing[@]} == 0 )) && return 0
   [[ $(id -u) == 0 ]] || die "need root to apt-get install ${missing[*]}"
   log "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }

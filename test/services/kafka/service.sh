@@ -16,9 +16,16 @@ kafka_install() {
   command -v mvn >/dev/null || apt_install maven
   rm -rf "$KAFKA_JARS"
   log "fetching broker jars with Maven (cache $CACHE_DIR/m2)"
-  mvn -B -q -f "$KAFKA_SRC/pom.xml" -Dmaven.repo.local="$CACHE_DIR/m2" \
-    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$KAFKA_JARS/libs" >"$RUN_DIR/install.log" 2>&1 \
-    || { cat "$RUN_DIR/install.log" >&2; return 1; }
+  local attempt
+  for attempt in 1 2 3; do
+    # Retried: a fresh machine's first download is the one step that depends on the network.
+    mvn -B -q -f "$KAFKA_SRC/pom.xml" -Dmaven.repo.local="$CACHE_DIR/m2" \
+      dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$KAFKA_JARS/libs" >"$RUN_DIR/install.log" 2>&1 \
+      && break
+    log "maven attempt $attempt failed"
+    (( attempt == 3 )) && { tail -n 40 "$RUN_DIR/install.log" >&2; return 1; }
+    sleep 5
+  done
   touch "$KAFKA_JARS/.complete"
 }
 

@@ -92,6 +92,15 @@ export class Checker {
     return id;
   }
 
+  /** A point to roll back to: a query in error leaves no operators behind. */
+  mark(): number {
+    return this.operators.length;
+  }
+
+  rollback(mark: number): void {
+    for (const op of this.operators.splice(mark)) this.ids.delete(op.id);
+  }
+
   push<O extends IrOperator>(op: O): O {
     this.operators.push(op);
     return op;

@@ -11,6 +11,11 @@ import type { OwnerSettings } from './aggregates.ts';
 export interface FromResult {
   stream: Stream;
   scope: Scope;
+  /**
+   * Set when the relation is in error but its columns are known: the rest of the query is
+   * still checked (to report all errors at once), and the caller discards its operators.
+   */
+  failed?: boolean;
 }
 
 const conjuncts = (e: IrExpr): IrExpr[] => (e.kind === 'call' && e.fn === 'and' ? e.args.flatMap(conjuncts) : [e]);
@@ -57,13 +62,39 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
   const bag = ck.bag;
   const lOp = left.stream.op;
   const rOp = right.stream.op;
+  // Output columns: left then right, repeated names made unique as Flink does (id, id0).
+  const outNames = uniquify([...lOp.schema.map((c) => c.name), ...rOp.schema.map((c) => c.name)]);
+  const outputMap = [
+    ...lOp.schema.map((c, i) => ({ name: outNames[i]!, input: 0, column: c.name })),
+    ...rOp.schema.map((c, i) => ({ name: outNames[lOp.schema.length + i]!, input: 1, column: c.name })),
+  ];
+  const schema: IrColumn[] = [
+    ...lOp.schema.map((c, i) => ({ ...c, name: outNames[i]! })),
+    ...rOp.schema.map((c, i) => ({ ...c, name: outNames[lOp.schema.length + i]!, type: j.joinType === 'left' ? withNullable(c.type, true) : c.type })),
+  ];
+  const rename = (input: number, col: string): string => outputMap.find((m) => m.input === input && m.column === col)!.name;
+  const outScope = new Scope(
+    [
+      ...left.scope.relations.map((r) => ({ name: r.name, columns: r.columns.map((c) => ({ ...c, input: 0, irName: rename(0, c.irName) })) })),
+      ...right.scope.relations.map((r) => ({
+        name: r.name,
+        columns: r.columns.map((c) => ({ ...c, input: 0, irName: rename(1, c.irName), type: j.joinType === 'left' ? withNullable(c.type, true) : c.type })),
+      })),
+    ],
+    'the joined relations',
+  );
+  const bounded = left.stream.bounded && right.stream.bounded;
+  const label = `${left.stream.label} ⋈ ${right.stream.label}`;
+  const timeColumn = lOp.timeColumn ? rename(0, lOp.timeColumn) : null;
+
+  const fail = (): FromResult => ({ stream: left.stream, scope: outScope, failed: true });
   const onScope = new Scope(
     [...left.scope.relations.map((r) => withInput(r, 0)), ...right.scope.relations.map((r) => withInput(r, 1))],
     'the joined relations',
   );
   const env: ExprEnv = { scope: onScope, bag, clause: 'ON', windowColumns: 'in a join condition', aggregate: null };
   const on = typeExpr(j.on, env);
-  if (!on || !expectBoolean(on, j.on.span, 'the ON condition', env)) return null;
+  if (!on || !expectBoolean(on, j.on.span, 'the ON condition', env)) return fail();
 
   const keys: { l: IrExpr; r: IrExpr }[] = [];
   const residual: IrExpr[] = [];
@@ -113,46 +144,21 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
   }
   const residualExpr = residual.length === 0 ? null : residual.reduce((x, y) => call('and', [x, y], withNullable(x.type, x.type.nullable || y.type.nullable)));
 
-  // Output columns: left then right, repeated names made unique as Flink does (id, id0).
-  const outNames = uniquify([...lOp.schema.map((c) => c.name), ...rOp.schema.map((c) => c.name)]);
-  const outputMap = [
-    ...lOp.schema.map((c, i) => ({ name: outNames[i]!, input: 0, column: c.name })),
-    ...rOp.schema.map((c, i) => ({ name: outNames[lOp.schema.length + i]!, input: 1, column: c.name })),
-  ];
-  const schema: IrColumn[] = [
-    ...lOp.schema.map((c, i) => ({ ...c, name: outNames[i]! })),
-    ...rOp.schema.map((c, i) => ({ ...c, name: outNames[lOp.schema.length + i]!, type: j.joinType === 'left' ? withNullable(c.type, true) : c.type })),
-  ];
-  const rename = (input: number, col: string): string => outputMap.find((m) => m.input === input && m.column === col)!.name;
-  const outScope = new Scope(
-    [
-      ...left.scope.relations.map((r) => ({ name: r.name, columns: r.columns.map((c) => ({ ...c, input: 0, irName: rename(0, c.irName) })) })),
-      ...right.scope.relations.map((r) => ({
-        name: r.name,
-        columns: r.columns.map((c) => ({ ...c, input: 0, irName: rename(1, c.irName), type: j.joinType === 'left' ? withNullable(c.type, true) : c.type })),
-      })),
-    ],
-    'the joined relations',
-  );
-  const bounded = left.stream.bounded && right.stream.bounded;
-  const label = `${left.stream.label} ⋈ ${right.stream.label}`;
-  const timeColumn = lOp.timeColumn ? rename(0, lOp.timeColumn) : null;
-
   const rightRef = j.right.kind === 'table' ? (j.right as TableRef) : null;
   if (rightRef?.asOf) {
     const asOf = typeExpr(rightRef.asOf, { ...env, scope: new Scope(left.scope.relations.map((r) => withInput(r, 0)), 'the left side') });
-    if (!asOf) return null;
+    if (!asOf) return fail();
     if (asOf.kind !== 'col' || asOf.name !== lOp.timeColumn) {
       bag.report('temporal-join-invalid', rightRef.asOf.span, { detail: `FOR SYSTEM_TIME AS OF must name the event-time column of the left side${lOp.timeColumn ? ` ('${lOp.timeColumn}')` : ', which has none (declare a WATERMARK)'}` });
-      return null;
+      return fail();
     }
     if (rOp.changelog === 'append' || !rOp.upsertKey || rOp.upsertKey.length === 0) {
       bag.report('temporal-join-invalid', rightRef.span, { detail: `'${right.stream.label}' must be a changelog with a primary key (e.g. a postgres-cdc source)` });
-      return null;
+      return fail();
     }
     if (lOp.changelog !== 'append') {
       bag.report('temporal-join-invalid', j.left.span, { detail: `the left side '${left.stream.label}' must be append-only` });
-      return null;
+      return fail();
     }
     const pk = rOp.upsertKey;
     const leftKeys: IrExpr[] = [];
@@ -164,7 +170,7 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
     }
     if (missing.length > 0) {
       bag.report('temporal-join-invalid', j.on.span, { detail: `ON must equate every primary key column of '${right.stream.label}' with the left side (missing: ${missing.join(', ')})` });
-      return null;
+      return fail();
     }
     const extra = keys.filter((p) => !(p.r.kind === 'col' && pk.includes(p.r.name))).map((p) => call('eq', [p.l, p.r], { kind: 'boolean', nullable: true }));
     const allResidual = [...extra, ...(residualExpr ? [residualExpr] : [])];
@@ -196,12 +202,12 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
     if (badTime) bag.report('join-time-not-rowtime', j.on.span, { column: badTime });
     else if (owner.stateTtlMs !== null) bag.report('join-ttl-unsupported', j.span, {});
     else bag.report('unbounded-join', j.span, {});
-    return null;
+    return fail();
   }
   for (const [side, s] of [[j.left, left.stream], [j.right, right.stream]] as const) {
     if (s.op.changelog !== 'append') {
       bag.report('join-on-changelog', side.span, { relation: s.label });
-      return null;
+      return fail();
     }
   }
   const op = ck.push({

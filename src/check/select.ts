@@ -2,7 +2,7 @@
 // list become operators; grouped queries go through ./aggregates.ts, UNION ALL into a union.
 import type { FromItem, Query, SelectQuery } from '../syntax/ast.ts';
 import type { IrNamedExpr } from '../plan/ir.ts';
-import { sameType, withNullable, type SqlType } from '../types/sql-type.ts';
+import { T, sameType, withNullable, type SqlType } from '../types/sql-type.ts';
 import type { Checker, Stream } from './checker.ts';
 import { Scope, type ScopeColumn } from './scope.ts';
 import { containsAggregate, expectBoolean, typeExpr, type ExprEnv } from './expr.ts';
@@ -96,16 +96,17 @@ function planFrom(ck: Checker, f: FromItem, prefix: string, owner: OwnerSettings
       if (!sym) return null;
       const stream = ck.readRelation(sym, prefix, f.input.span);
       if (!stream) return null;
-      const info = checkWindow(ck, f, stream);
-      if (!info) return null;
+      const checked = checkWindow(ck, f, stream);
+      // A window in error still gives its columns, so the rest of the query is checked too.
+      const info: WindowInfo = checked ?? { ir: { kind: 'tumble', sizeMs: 1, offsetMs: 0 }, timeColumn: stream.op.timeColumn ?? '', columnType: T.timestamp(3, false), spanMs: 0 };
       const scope = relationScope(stream, f.alias?.name ?? f.input.alias?.name ?? sym.name);
       scope.relations[0]!.columns.push(...windowScopeColumns(info));
-      return { stream, scope, window: info };
+      return { stream, scope, window: info, failed: !checked };
     }
     case 'subquery': {
       const sub = planQuery(ck, f.query, `${prefix}/${f.alias?.name ?? 'subquery'}`, { ...owner, emit: null, late: { kind: 'unspecified' }, allowedLatenessMs: 0 });
       if (!sub) return null;
-      return { stream: sub.stream, scope: relationScope(sub.stream, f.alias?.name ?? null), window: null };
+      return { failed: false, stream: sub.stream, scope: relationScope(sub.stream, f.alias?.name ?? null), window: null };
     }
     case 'join': {
       const l = planFrom(ck, f.left, prefix, owner);
@@ -124,7 +125,7 @@ function planFrom(ck: Checker, f: FromItem, prefix: string, owner: OwnerSettings
         return null;
       }
       const j = planJoin(ck, f, prefix, l, r, owner);
-      return j && { ...j, window: null };
+      return j && { ...j, window: null, failed: j.failed === true || l.failed === true || r.failed === true };
     }
   }
 }
@@ -142,7 +143,7 @@ export function planSelect(ck: Checker, q: SelectQuery, prefix: string, owner: O
   }
   let stream = from.stream;
   const scope = from.scope;
-  let ok = true;
+  let ok = !from.failed;
   if (q.where) {
     const env: ExprEnv = { scope, bag: ck.bag, clause: 'WHERE', windowColumns: 'in WHERE (rows are filtered before they are assigned to windows)', aggregate: null };
     const p = typeExpr(q.where, env);

@@ -33,6 +33,7 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     if (sym) input = ck.readRelation(sym, name, s.from.span);
     inputFailed = input === null;
   } else if (s.query) {
+    const mark = ck.mark();
     const planned = planQuery(ck, s.query, name, {
       kind: 'sink',
       name,
@@ -44,6 +45,7 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     });
     input = planned?.stream ?? null;
     inputFailed = input === null;
+    if (!planned) ck.rollback(mark);
   }
   const lateFrom = ck.operators.filter((o): o is WindowAggOp => o.op === 'window_agg' && o.late.kind === 'to' && o.late.sink === name);
   let schema: IrColumn[] = [];

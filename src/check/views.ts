@@ -49,8 +49,10 @@ export function checkView(ck: Checker, v: CreateViewStmt): void {
     late: lateHandling(ck, v.onLate),
     stateTtlMs: opts.number('state_ttl') ?? null,
   };
+  const mark = ck.mark();
   const planned = planQuery(ck, v.query, name, owner);
   if (!planned) {
+    ck.rollback(mark);
     ck.failedViews.add(name);
     return;
   }

@@ -72,3 +72,13 @@ CREATE VIEW v AS SELECT k, window_start, COUNT(*) AS c FROM TUMBLE(a, ts, INTERV
 GROUP BY k, window_start, window_end ON LATE TO out;`);
   assert.deepEqual(c.errors, ['late-sink-has-input']);
 });
+
+test('errors after a bad window or an unbounded join are still reported; failed views leave no operators', async () => {
+  const w = await check(`${a}CREATE VIEW v AS SELECT kk, COUNT(*) AS c FROM HOP(a, ts, INTERVAL '7' MINUTE, INTERVAL '10' MINUTE) GROUP BY k, window_start, window_end;`);
+  assert.deepEqual(w.errors, ['unknown-column', 'window-arg-invalid']); // in source order
+  assert.deepEqual(w.plan!.operators, []);
+  const j = await check(`${a}${b}CREATE VIEW v AS SELECT a.k, b.nn FROM a JOIN b ON a.k = b.k;`);
+  assert.deepEqual(j.errors, ['unknown-column', 'unbounded-join']);
+  assert.deepEqual(j.plan!.operators, []);
+  assert.deepEqual(j.plan!.views, []);
+});

@@ -123,7 +123,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length} of ${s.columns.length} columns`);
     if (s.connector === 'datagen') continue;
     const csv = s.format === 'csv';
-    const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, '  let v, x;'];
+    const needsX = !csv && cols.some((c) => c.type.kind === 'decimal' && c.metadataFrom === null);
+    const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, needsX ? '  let v, x;' : '  let v;'];
     cols.forEach((c, i) => {
       if (c.metadataFrom !== null) lines.push(`  v = rt.meta(o, ${q(c.metadataFrom)});`);
       else {
@@ -214,14 +215,27 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   // ---------------------------------------------------------------- encoders
   for (const s of plan.sinks) {
     const cols = s.schema;
-    const parts = cols.map((c, i) => {
-      const key = q(c.name) + ':';
+    // Segments of the JSON text: constant text is merged so each row costs one concatenation
+    // per value (quoted values that never need escaping take their quotes from the constants).
+    const segs: { lit: boolean; text: string }[] = [];
+    const lit = (t: string): void => {
+      const last = segs[segs.length - 1];
+      if (last?.lit) last.text += t;
+      else segs.push({ lit: true, text: t });
+    };
+    cols.forEach((c, i) => {
+      lit((i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
       const v = `r[${i}]`;
-      const val = c.type.nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v);
-      return `${q((i === 0 ? '{' : ',') + key)} + ${val}`;
+      const plainQuoted = !c.type.nullable && (c.type.kind === 'timestamp' || c.type.kind === 'decimal' || c.type.kind === 'date');
+      if (plainQuoted) {
+        lit('"');
+        segs.push({ lit: false, text: textValueCode(c.type, v) });
+        lit('"');
+      } else segs.push({ lit: false, text: c.type.nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v) });
     });
+    lit(cols.length ? '}' : '{}');
     out.push('', `// sink ${s.name}: ${s.connector}`);
-    out.push(`function json_${ident(s.id)}(r) {\n  return ${parts.length ? parts.join('\n    + ') + " + '}'" : "'{}'"};\n}`);
+    out.push(`function json_${ident(s.id)}(r) {\n  return ${segs.map((x) => (x.lit ? q(x.text) : x.text)).join('\n    + ')};\n}`);
     const cells = cols.map((c, i) => (c.type.nullable ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
     out.push(`function cells_${ident(s.id)}(r) {\n  return [${cells.join(', ')}];\n}`);
   }

@@ -135,7 +135,7 @@ function join(ctx: EmitContext, op: IntervalJoinOp | TemporalJoinOp, owner: stri
     ctx.bag.report('clickhouse-temporal-join-latest', op.span, { right: rightName });
   } else {
     // The right side must be stored to be joined at the left side's insert time.
-    const stored = materialize(ctx, rightIn, `${owner}__right`, `${owner}: right side of the interval join, kept for lookups`);
+    const stored = materialize(ctx, rightIn, `${owner}__right`, `${owner}: right side of the interval join, kept for lookups at left-side inserts (no TTL: add one past the join bound of ${fmtMs(Math.max(Math.abs(op.lowerMs), Math.abs(op.upperMs)))})`);
     rightSub = `(SELECT ${rNames.map((n, i) => `${ident(n)} AS ${ident(`__r${i}`)}`).join(', ')} FROM ${stored.from}) AS ${ident('r')}`;
     op.leftKeys.forEach((k, i) => on.push(`${compileExpr(k, resolve)} = ${compileExpr(op.rightKeys[i]!, resolve)}`));
     const diff = `(toUnixTimestamp64Milli(${lCol(op.leftTime)}) - toUnixTimestamp64Milli(${rCol(op.rightTime)}))`;

@@ -3,6 +3,7 @@
 // EMIT ON WINDOW CLOSE). TUMBLE uses toStartOfInterval; HOP and CUMULATE expand rows with ARRAY JOIN.
 import type { GroupAggOp, IrAggregate, SqlType, WindowAggOp } from '../../src/plan/ir.ts';
 import { T } from '../../src/types/sql-type.ts';
+import { assertNever } from '../../src/util/assert-never.ts';
 import { AGGREGATES, stateType } from './aggregates.ts';
 import { compileExpr } from './functions.ts';
 import { addStmt, fmtMs, type EmitContext, type Rel } from './model.ts';
@@ -102,10 +103,8 @@ function windowBounds(op: WindowAggOp): { start: string; end: string; arrayJoin:
     }
     case 'session':
       throw new Error('session windows are reported before emission');
-    default: {
-      const never: never = w;
-      return never;
-    }
+    default:
+      return assertNever(w);
   }
 }
 
@@ -190,10 +189,8 @@ function windowLabel(op: WindowAggOp): string {
       return `CUMULATE(step ${fmtMs(w.stepMs)}, size ${fmtMs(w.sizeMs)})`;
     case 'session':
       return `SESSION(gap ${fmtMs(w.gapMs)})`;
-    default: {
-      const never: never = w;
-      return never;
-    }
+    default:
+      return assertNever(w);
   }
 }
 

@@ -163,6 +163,9 @@ export function planAggregate(a: AggPlanArgs): Stream | null {
       k.name = item && item.kind === 'expr' ? item.alias!.name : `_g${i}`;
     }
   });
+  // Key names must be unique next to each other and to the window columns.
+  const unique = uniquify(['window_start', 'window_end', 'window_time', ...keys.map((k) => k.name)]).slice(3);
+  keys.forEach((k, i) => (k.name = unique[i]!));
 
   // ---- aggregates, typed while the grouped SELECT and HAVING are typed
   const aggs: (IrAggregate & { key: string })[] = [];

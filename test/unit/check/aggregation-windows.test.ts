@@ -155,3 +155,12 @@ test('SESSION partition columns must be grouped', async () => {
   assert.deepEqual(w.window, { kind: 'session', gapMs: 300_000, partitionBy: ['k'] });
   assert.deepEqual(w.stateBound, { kind: 'window', retainMs: 300_000 });
 });
+
+test('group key names stay unique when an alias repeats a column name', async () => {
+  const c = await check(`${SRC}CREATE VIEW v WITH (state_ttl = '1 h') AS SELECT UPPER(k) AS region, region AS r2, COUNT(*) AS c FROM t GROUP BY UPPER(k), region EMIT CHANGES;`);
+  assert.deepEqual(c.codes, []);
+  const g = op(c.plan, 'v/aggregate');
+  assert.ok(g.op === 'group_agg');
+  assert.deepEqual(g.groupKeys.map((k) => k.name), ['region', 'region0']);
+  assert.deepEqual(op(c.plan, 'v/project').schema.map((x) => x.name), ['region', 'r2', 'c']);
+});

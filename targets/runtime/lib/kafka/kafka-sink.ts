@@ -31,6 +31,8 @@ export class KafkaSink implements RunningSink {
   private chain: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
   private readonly keyIdx: number[];
+  /** Offsets sent in the last committed transaction (JSON), to skip empty transactions. */
+  private lastOffsets = '[]';
 
   constructor(
     readonly def: SinkDef,
@@ -110,20 +112,23 @@ export class KafkaSink implements RunningSink {
     if (this.opts.delivery === 'exactly-once') {
       const rows = this.pending;
       this.pending = [];
+      // Read at commit time: no row is processed while the checkpoint runs, so these are
+      // exactly the offsets the rows were computed from.
+      const got = this.cfg.offsets?.() ?? null;
+      const offsets = (got === null ? [] : Array.isArray(got) ? got : [got]).filter((o) => o.topics.some((t) => t.partitions.length > 0));
+      const key = JSON.stringify(offsets);
+      // Nothing new: an empty transaction would only cost a round of coordinator requests.
+      if (rows.length === 0 && key === this.lastOffsets) return null;
       const tx = await this.producer.transaction();
       try {
         for (let i = 0; i < rows.length; i += SEND_CHUNK) await tx.send({ topic: this.opts.topic, messages: rows.slice(i, i + SEND_CHUNK) });
-        // Read at commit time: no row is processed while the checkpoint runs, so these are
-        // exactly the offsets the rows above were computed from.
-        const got = this.cfg.offsets?.() ?? null;
-        for (const offsets of got === null ? [] : Array.isArray(got) ? got : [got]) {
-          if (offsets.topics.some((t) => t.partitions.length > 0)) await tx.sendOffsets(offsets);
-        }
+        for (const o of offsets) await retryConcurrent(() => tx.sendOffsets(o));
         await tx.commit();
       } catch (e) {
         await tx.abort().catch(() => undefined);
         throw e;
       }
+      this.lastOffsets = key;
       return null;
     }
     this.flush();
@@ -138,6 +143,21 @@ export class KafkaSink implements RunningSink {
       if (this.connected !== null && this.failure === null && this.opts.delivery === 'at-least-once') await this.commit();
     } finally {
       await this.producer.disconnect();
+    }
+  }
+}
+
+/**
+ * The coordinator answers CONCURRENT_TRANSACTIONS while it still completes this producer's
+ * previous transaction; the client does not retry that request itself.
+ */
+async function retryConcurrent(f: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await f();
+    } catch (e) {
+      if ((e as { type?: string }).type !== 'CONCURRENT_TRANSACTIONS' || attempt >= 50) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
     }
   }
 }

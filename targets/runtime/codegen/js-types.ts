@@ -95,7 +95,7 @@ export function expectText(t: SqlType): string {
     case 'decimal':
       return `expected DECIMAL(${t.precision}, ${t.scale}): a number or numeric string with at most ${t.precision - t.scale} integer digits`;
     case 'bigint':
-      return 'expected BIGINT: an integer (number or string) within 64 bits';
+      return 'expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string)';
     case 'int':
       return 'expected INT: an integer within 32 bits';
     default:

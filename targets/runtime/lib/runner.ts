@@ -231,7 +231,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   }
 
   // ---------------------------------------------------------------- checkpoints
-  const ckDir = opts.checkpointDir ? path.resolve(opts.baseDir, opts.checkpointDir) : null;
+  // Relative to the working directory, like every other path given on a command line.
+  const ckDir = opts.checkpointDir ? path.resolve(opts.checkpointDir) : null;
   let ckSeq = 0;
   const resumed = ckDir ? readCheckpoint(ckDir) : null;
   if (resumed) {

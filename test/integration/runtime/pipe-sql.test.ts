@@ -70,3 +70,29 @@ test('interval join of a CSV source and an NDJSON source from .pipe.sql (bounds 
     { order_id: 'o3', customer_id: 7, amount: '5.25', paid: '5.25', order_ts: '2024-01-01 10:02:00.000', pay_ts: '2024-01-01 10:02:00.000' },
   ]);
 });
+
+test('expressions from .pipe.sql: NULL propagation, exact DECIMAL and BIGINT, strings, CASE, time functions', async () => {
+  const r = await run('expressions.pipe.sql');
+  assert.equal(r.exitCode, 0);
+  // Worked out by hand from ev.ndjson (id 3 is filtered out by WHERE id <> 3).
+  assert.deepEqual(readNdjson(path.join(r.dir, 'out.ndjson')), [
+    {
+      id: '9007199254740993', next_id: '9007199254740994', up: 'ALICE', who: 'alice', starts_a: true, len: 5,
+      total: '37.50', third: '4.1666666666667', amount_text: '12.50', size: 'big', hr: 13,
+      hour_start: '2024-05-01 13:00:00.000', small_qty: false, mid: 'li', tag: 'alice-9007199254740993',
+    },
+    {
+      id: 2, next_id: 3, up: null, who: 'anon', starts_a: null, len: null, total: null, third: null, amount_text: null,
+      size: 'none', hr: 8, hour_start: '2024-05-01 08:00:00.000', small_qty: null, mid: null, tag: null,
+    },
+    {
+      id: 4, next_id: 5, up: 'BOB', who: 'bob', starts_a: false, len: 3, total: '14.20', third: '2.3666666666667',
+      amount_text: '7.10', size: 'small', hr: 8, hour_start: '2024-05-01 08:00:00.000', small_qty: true, mid: 'ob', tag: 'bob-4',
+    },
+  ]);
+  // A JSON number beyond 2^53 cannot be read exactly: a dead letter that says so, not a silent rounding.
+  const dead = readNdjson(path.join(r.dir, 'expressions.dead-letters.ndjson'));
+  assert.equal(dead.length, 1);
+  assert.equal(dead[0]!.line, 5);
+  assert.match(dead[0]!.reason as string, /^column id: expected BIGINT.*write it as a string/);
+});

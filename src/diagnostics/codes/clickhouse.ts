@@ -71,7 +71,10 @@ export const clickhouseCodes = {
     severity: 'warning',
     title: 'at-least-once delivery into a ClickHouse table that cannot deduplicate',
     message: (p) => `sink '${p.sink}' writes into ${p.engine} table '${p.table}'; the Kafka engine delivers at least once, so a redelivered block is stored (or counted) twice`,
-    help: () => 'give the sink an upsert key (ReplacingMergeTree) or accept duplicates after a ClickHouse restart or consumer rebalance',
+    help: (p) =>
+      p.engine === 'AggregatingMergeTree'
+        ? 'accept over-counting after a ClickHouse restart or rebalance, keep to idempotent aggregates (MIN, MAX, COUNT DISTINCT), or use the runtime target'
+        : 'give the sink an upsert key (ReplacingMergeTree) or accept duplicates after a ClickHouse restart or consumer rebalance',
     explain:
       "The Kafka engine commits offsets after the block is written; a crash or rebalance between write and commit redelivers the block. A MergeTree table stores it twice; an AggregatingMergeTree counts it twice (sum, count and avg change; min, max and distinct counts do not). Only a ReplacingMergeTree keyed by the row's identity absorbs the duplicate. The runtime target avoids this with insert deduplication tokens.",
   }),
@@ -86,7 +89,7 @@ export const clickhouseCodes = {
   'clickhouse-order-by-missing-key': def<{ sink: string; missing: string }>({
     severity: 'warning',
     title: 'ORDER BY of an aggregating or upsert sink lacks part of the key',
-    message: (p) => `sink '${p.sink}': ORDER BY lacks ${p.missing}; rows of different groups would be merged into one, so pipec appends it to ORDER BY`,
+    message: (p) => `sink '${p.sink}': ORDER BY lacks ${p.missing}; rows of different groups would be merged into one, so pipec appends ${p.missing} to ORDER BY`,
     help: (p) => `add ${p.missing} to the sink's order_by`,
     explain:
       'AggregatingMergeTree and ReplacingMergeTree merge rows whose ORDER BY key is equal. If the key lacks a group key column (or window_start, or the upsert key), rows of different groups collapse into one row during background merges and the results become wrong at an unpredictable time. pipec appends the missing columns to ORDER BY so the table stays correct, and warns so the option can be fixed.',

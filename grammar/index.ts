@@ -167,12 +167,15 @@ function parseFragment<T>(rule: 'query' | 'expr', text: string, ctx: FrontEndCon
   }
 }
 
-/** Parses a query written on its own (a YAML `query:` body). Null after a syntax error. */
+/**
+ * Parses a query written on its own (a YAML `query:` body). Null after a lexical or syntax
+ * error; errors found once the tree is built (a bad type, wrong window arguments) keep the tree.
+ */
 export function parseSqlQuery(text: string, ctx: FrontEndContext, origin?: FragmentOrigin): Query | null {
   return parseFragment<Query>('query', text, ctx, origin);
 }
 
-/** Parses one expression (a YAML watermark or filter). Null after a syntax error. */
+/** Parses one expression (a YAML watermark or filter); null as for parseSqlQuery. */
 export function parseSqlExpr(text: string, ctx: FrontEndContext, origin?: FragmentOrigin): Expr | null {
   return parseFragment<Expr>('expr', text, ctx, origin);
 }

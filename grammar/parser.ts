@@ -193,7 +193,9 @@ export class PipeSqlParser extends QueryGrammar {
   catalogBody = this.RULE('catalogBody', () => {
     this.CONSUME(K.CATALOG);
     this.CONSUME(L.IdentCat, { LABEL: 'name' });
-    this.SUBRULE(this.withOptions);
+    // Optional so that a catalog converted from YAML without options still prints and parses;
+    // the checker says which options are missing.
+    this.OPTION(() => this.SUBRULE(this.withOptions));
   });
 
   compactionBody = this.RULE('compactionBody', () => {

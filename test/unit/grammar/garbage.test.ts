@@ -3,7 +3,7 @@
 // mutated file still parses cleanly, its formatting is idempotent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql } from '../../../grammar/index.ts';
+import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../grammar/index.ts';
 import { formatSql } from '../../../src/syntax/format/to-sql.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import type { FrontEndContext } from '../../../src/syntax/front-end.ts';
@@ -105,4 +105,20 @@ test('mutated fixtures never throw; clean ones format idempotently', () => {
 test('random characters never throw', () => {
   const r = rng(3);
   for (let i = 0; i < 150; i++) roundTrip(chars(r));
+});
+
+test('fragment parsers (YAML bodies) never throw; null always comes with an error, no error always with a tree', () => {
+  const r = rng(4);
+  const queries = ['SELECT a, COUNT(*) AS n FROM TUMBLE(t, ts, INTERVAL \'1\' MINUTE) GROUP BY a', "SELECT * FROM a JOIN b ON a.k = b.k AND a.ts BETWEEN b.ts - INTERVAL '5' MINUTE AND b.ts"];
+  const exprs = ["ts - INTERVAL '5' SECOND", "CASE WHEN a IS NULL THEN 0 ELSE CAST(a AS INT) END > 3 OR s LIKE 'x%'"];
+  for (let i = 0; i < 200; i++) {
+    const asQuery = i % 2 === 0;
+    const text = r() < 0.3 ? soup(r) : mutate((asQuery ? queries : exprs)[(i >> 1) % 2]!, r);
+    const ctx = anyEnv();
+    const out = asQuery ? parseSqlQuery(text, ctx) : parseSqlExpr(text, ctx);
+    checkBag(ctx.diagnostics, text);
+    // Errors found after parsing (a bad type, wrong window arguments) still return the tree.
+    if (out === null) assert.ok(ctx.diagnostics.hasErrors, `null without an error:\n${text}`);
+    if (!ctx.diagnostics.hasErrors) assert.notEqual(out, null, `no error but no tree:\n${text}`);
+  }
 });

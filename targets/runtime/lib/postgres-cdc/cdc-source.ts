@@ -222,7 +222,8 @@ export class PostgresCdcSource implements RunningSource {
 
   private async pollSnapshot(budget: number): Promise<number> {
     const s = this.snap!;
-    const res = await s.client.query({ text: `FETCH ${Math.max(1, Math.min(budget, this.opts.snapshotFetch))} FROM pipec_snapshot`, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } } as pg.QueryConfig);
+    const want = Math.max(1, Math.min(budget, this.opts.snapshotFetch));
+    const res = await s.client.query({ text: `FETCH ${want} FROM pipec_snapshot`, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } } as pg.QueryConfig);
     const cols = this.table!.columns;
     for (const values of res.rows as (string | null)[][]) {
       const raw = decodeArray(cols, this.decs, values);
@@ -230,7 +231,9 @@ export class PostgresCdcSource implements RunningSource {
       this.emit(raw);
     }
     s.rows += res.rows.length;
-    if (res.rows.length === 0) {
+    // A short fetch means the cursor is exhausted: end the snapshot transaction now, since it
+    // holds a lock that blocks TRUNCATE and DDL on the table.
+    if (res.rows.length < want) {
       await s.client.query('COMMIT').catch(() => {});
       await s.client.end().catch(() => {});
       this.snap = null;

@@ -155,3 +155,28 @@ test('a checkpoint position wins over committed offsets and startup', async () =
     await src.close();
   }
 });
+
+test('lag: records behind the log end and seconds behind the oldest unread record', async () => {
+  const topic = await createTopic(1);
+  const before = Date.now();
+  await produce(topic, 0, Array.from({ length: 10 }, (_, i) => json(`l${i}`)));
+  await new Promise((r) => setTimeout(r, 1200));
+  const { src, rec } = await newSource('s', topic, { startup: 'earliest', group_id: unique('g') });
+  try {
+    const t0 = Date.now();
+    // A budget of 3 records per poll: the first productive poll reads offsets 0..2.
+    while (rec.rows.length === 0 && Date.now() - t0 < 30_000) {
+      if ((await src.poll(3)) === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(rec.rows.length, 3);
+    const lag = src.lag();
+    assert.equal(lag.records, 7);
+    assert.deepEqual(lag.partitions, [{ id: `${topic}-0`, records: 7 }]);
+    // Record 3 was produced after `before` and looked at no earlier than 1.2 s after producing.
+    assert.ok(lag.seconds >= 1.2 && lag.seconds <= (Date.now() - before) / 1000, `lag seconds ${lag.seconds}`);
+    await pollUntil([src], () => rec.rows.length >= 10);
+    assert.deepEqual({ records: src.lag().records, seconds: src.lag().seconds }, { records: 0, seconds: 0 });
+  } finally {
+    await src.close();
+  }
+});

@@ -138,6 +138,11 @@ export function reportParseError(e: IRecognitionException, pc: ParseErrorContext
     bag.report('syntax-double-quoted-string', span, { text: e.token.image });
     return;
   }
+  // `format = json`: an option value that is a bare word.
+  if (!atEnd && e.token.tokenType.name === 'Identifier' && expected.includes('StringLit') && expected.includes('TRUE')) {
+    bag.report('syntax-unquoted-option-value', span, { word: e.token.image });
+    return;
+  }
   if (!atEnd && e.token.tokenType.name === 'Comma' && expected.includes('JOIN')) {
     bag.report('syntax-unsupported', span, { what: 'a comma join (FROM a, b)', instead: 'write a JOIN ... ON with the condition that relates the two sides' });
     return;

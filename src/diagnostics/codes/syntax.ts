@@ -129,6 +129,13 @@ export const syntaxCodes = {
     help: () => "write strings in single quotes: 'kafka'",
     explain: "In SQL, single quotes make a string (`'kafka'`) and double quotes make a name that keeps its case (`\"Order Id\"`). Option values and literals are strings, so they take single quotes.",
   }),
+  'syntax-unquoted-option-value': def<{ word: string }>({
+    severity: 'error',
+    title: 'option value without quotes',
+    message: (p) => `option values are literals: '${p.word}' needs quotes`,
+    help: (p) => `write '${p.word}'`,
+    explain: "The values of `WITH (key = value)` are string, number or boolean literals: `format = 'json'`, `rows_per_second = 100`, `follow = TRUE`. A bare word would read as a name, which options do not take.",
+  }),
   'syntax-interval-unquoted': def<{ number: string }>({
     severity: 'error',
     title: 'interval length without quotes',

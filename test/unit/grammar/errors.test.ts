@@ -93,7 +93,7 @@ test('targeted messages for habits from other SQL dialects', () => {
   const ctx = makeCtx();
   parsePipeSql(
     [
-      'CREATE SINK k WITH (connector = "kafka");',
+      'CREATE SINK k WITH (connector = "kafka", format = json);',
       "CREATE VIEW a AS SELECT x FROM TUMBLE(t, ts, INTERVAL 5 SECOND);",
       'CREATE VIEW b AS SELECT x FROM t ORDER BY x;',
       'CREATE VIEW c AS SELECT x FROM t LIMIT 10;',
@@ -109,6 +109,11 @@ test('targeted messages for habits from other SQL dialects', () => {
     '4:34 syntax-unsupported: LIMIT is not supported in pipec',
     '5:34 syntax-unsupported: a comma join (FROM a, b) is not supported in pipec',
     '6:35 syntax-unsupported: RIGHT JOIN is not supported in pipec',
+  ]);
+  const ctx2 = makeCtx();
+  parsePipeSql("CREATE SINK k WITH (connector = 'kafka', format = json);", ctx2);
+  assert.deepEqual(ctx2.diagnostics.items.map((d) => `${d.span.start.column} ${d.code}: ${d.message} | ${d.help}`), [
+    "51 syntax-unquoted-option-value: option values are literals: 'json' needs quotes | write 'json'",
   ]);
 });
 

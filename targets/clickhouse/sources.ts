@@ -123,7 +123,13 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
   );
 }
 
-function deadLetters(ctx: EmitContext, src: IrSource, table: string): void {
+/** A value the Kafka engine decoded as text but pipec could not read (a bad TIMESTAMP). */
+interface BadValue {
+  cond: string;
+  reason: string;
+}
+
+function deadLetters(ctx: EmitContext, src: IrSource, table: string, badValues: BadValue[] = []): void {
   const dlq = qualified(ctx.db, `${src.name}__dead_letters`);
   const mv = qualified(ctx.db, `${src.name}__dead_letters_mv`);
   addStmt(
@@ -141,12 +147,16 @@ function deadLetters(ctx: EmitContext, src: IrSource, table: string): void {
     ])}\n)\nENGINE = MergeTree\nORDER BY (${['topic', 'partition', 'offset'].map(ident).join(', ')})`,
     `DROP TABLE IF EXISTS ${dlq}`,
   );
-  const pairs: [string, string][] = [['topic', '_topic'], ['partition', '_partition'], ['offset', '_offset'], ['timestamp', '_timestamp_ms'], ['key', '_key'], ['raw_message', '_raw_message'], ['error', '_error']];
+  const hasError = `length(${ident('_error')}) > 0`;
+  const error = badValues.length
+    ? `multiIf(${hasError}, ${ident('_error')}, ${badValues.map((b) => `${b.cond}, ${b.reason}`).join(', ')}, '')`
+    : ident('_error');
+  const pairs: [string, string][] = [['topic', ident('_topic')], ['partition', ident('_partition')], ['offset', ident('_offset')], ['timestamp', ident('_timestamp_ms')], ['key', ident('_key')], ['raw_message', ident('_raw_message')], ['error', error]];
   addStmt(
     ctx,
     'pipeline',
     [],
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${dlq}\nAS SELECT ${pairs.map(([o, v]) => `${ident(v)} AS ${ident(o)}`).join(', ')}\nFROM ${qualified(ctx.db, table)}\nWHERE length(${ident('_error')}) > 0`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${dlq}\nAS SELECT ${pairs.map(([o, v]) => `${v} AS ${ident(o)}`).join(', ')}\nFROM ${qualified(ctx.db, table)}\nWHERE ${[hasError, ...badValues.map((b) => b.cond)].join(' OR ')}`,
     `DROP VIEW IF EXISTS ${mv}`,
   );
 }
@@ -155,13 +165,17 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
   const format = kafkaFormat(ctx, src);
   if (!format) return null;
   const payload = src.columns.filter((c) => c.metadataFrom === null);
-  topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: chType(c.type) })), format);
-  deadLetters(ctx, src, src.name);
+  // JSON timestamps may be epoch-millisecond numbers (LANGUAGE.md), which ClickHouse's JSON reader
+  // takes as seconds: such columns are read as text and converted here, bad values become dead letters.
+  const textTimes = new Map<string, { expr: string; bad: BadValue }>();
+  if (format.name === 'JSONEachRow') for (const c of payload) if (c.type.kind === 'timestamp') textTimes.set(c.name, jsonTimestamp(c.name, c.type));
+  topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: textTimes.has(c.name) ? (c.type.nullable ? 'Nullable(String)' : 'String') : chType(c.type) })), format);
+  deadLetters(ctx, src, src.name, [...textTimes.values()].map((t) => t.bad));
   const rel = tableRel(qualified(ctx.db, src.name), payload, 'stream', [src.id]);
   rel.cols = new Map();
   for (const c of src.columns) {
     rel.types.set(c.name, c.type);
-    if (c.metadataFrom === null) rel.cols.set(c.name, ident(c.name));
+    if (c.metadataFrom === null) rel.cols.set(c.name, textTimes.get(c.name)?.expr ?? ident(c.name));
     else {
       const v = METADATA[c.metadataFrom];
       if (!v) {
@@ -171,9 +185,20 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
       rel.cols.set(c.name, `CAST(${ident(v)} AS ${chType(c.type)})`);
     }
   }
-  rel.where = [OK_ROW];
+  rel.where = [OK_ROW, ...[...textTimes.values()].map((t) => `(NOT ${t.bad.cond})`)];
   emitWatermarkTable(ctx, src, rel, ident('_partition'));
   return rel;
+}
+
+/** A TIMESTAMP read from JSON text: digits are epoch milliseconds, anything else an ISO-8601 or SQL timestamp. */
+function jsonTimestamp(name: string, t: SqlType): { expr: string; bad: BadValue } {
+  const raw = ident(name);
+  const p = t.kind === 'timestamp' ? t.precision : 3;
+  const parsed = `if(match(${raw}, '^-?[0-9]+$'), CAST(fromUnixTimestamp64Milli(toInt64OrNull(${raw}), '${TIME_ZONE}') AS Nullable(DateTime64(${p}, '${TIME_ZONE}'))), parseDateTime64BestEffortOrNull(${raw}, ${p}, '${TIME_ZONE}'))`;
+  const cond = t.nullable ? `(${raw} IS NOT NULL AND ${parsed} IS NULL)` : `(${parsed} IS NULL)`;
+  // assumeNotNull cannot fail on the rows the filter drops; CAST(NULL AS non-Nullable) would.
+  const expr = t.nullable ? parsed : `assumeNotNull(${parsed})`;
+  return { expr, bad: { cond, reason: `concat('cannot read TIMESTAMP column ', ${str(name)}, ' from ', ${t.nullable ? `assumeNotNull(${raw})` : raw})` } };
 }
 
 function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings: [string, string][] } | null {

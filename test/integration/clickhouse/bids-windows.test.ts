@@ -176,3 +176,34 @@ test('the watermark is the minimum over Kafka partitions; an idle partition stop
   assert.deepEqual(before, []);
   assert.deepEqual(normalize(after!), normalize(c.rows));
 });
+
+test('JSON timestamps: epoch milliseconds, ISO-8601 and SQL text are read; an unreadable one is a dead letter', async () => {
+  const src = bidSource();
+  const p = plan('bids', {
+    sources: [src],
+    operators: [scan('scan', src), project('p', 'scan', [{ name: 'item', expr: ref('item', T.string()) }, { name: 'bidtime', expr: ref('bidtime', T.timestamp(3)) }])],
+    views: [{ name: 'times', operator: 'p', span }],
+  });
+  const out = emitClickHouse(p, { sourceMode: 'insertable' });
+  // JSONEachRow is what the Kafka engine decodes messages with; the bare number arrives as text, as from Kafka.
+  const json = [
+    { bidtime: 1586937900000, price: '4.00', item: 'C' },
+    { bidtime: '2020-04-15T08:07:00Z', price: 2, item: 'A' },
+    { bidtime: '2020-04-15 08:09:00.000', price: '5.00', item: 'D' },
+    { bidtime: 'not a time', price: '1.00', item: 'X' },
+  ];
+  const [rows, dead] = await run(
+    [
+      out.sql,
+      `INSERT INTO \`bids\`.\`bid\` (bidtime, price, item) FORMAT JSONEachRow ${json.map((r) => JSON.stringify(r)).join(' ')};`,
+      'SELECT item, bidtime FROM `bids`.`times` ORDER BY bidtime;',
+      'SELECT error FROM `bids`.`bid__dead_letters`;',
+    ].join('\n'),
+  );
+  assert.deepEqual(rows, [
+    { item: 'C', bidtime: '2020-04-15 08:05:00.000' },
+    { item: 'A', bidtime: '2020-04-15 08:07:00.000' },
+    { item: 'D', bidtime: '2020-04-15 08:09:00.000' },
+  ]);
+  assert.deepEqual(dead, [{ error: 'cannot read TIMESTAMP column bidtime from not a time' }]);
+});

@@ -36,7 +36,7 @@ function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka';
 
 async function runUntil(p: ReturnType<typeof plan>, dir: string, env: Record<string, string>, done: () => boolean | Promise<boolean>): Promise<Awaited<ReturnType<typeof runPlan>>> {
   const ac = new AbortController();
-  const run = runPlan(p, { dir, checkpointDir: 'ck', env, signal: ac.signal });
+  const run = runPlan(p, { dir, checkpointDir: path.join(dir, 'ck'), env, signal: ac.signal });
   const t0 = Date.now();
   while (!(await done()) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 200));
   ac.abort();

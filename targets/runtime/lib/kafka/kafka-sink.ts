@@ -114,21 +114,27 @@ export class KafkaSink implements RunningSink {
       this.pending = [];
       // Read at commit time: no row is processed while the checkpoint runs, so these are
       // exactly the offsets the rows were computed from.
-      const got = this.cfg.offsets?.() ?? null;
-      const offsets = (got === null ? [] : Array.isArray(got) ? got : [got]).filter((o) => o.topics.some((t) => t.partitions.length > 0));
-      const key = JSON.stringify(offsets);
-      // Nothing new: an empty transaction would only cost a round of coordinator requests.
-      if (rows.length === 0 && key === this.lastOffsets) return null;
+      const readOffsets = (): TransactionOffsets[] => {
+        const got = this.cfg.offsets?.() ?? null;
+        return (got === null ? [] : Array.isArray(got) ? got : [got]).filter((o) => o.topics.some((t) => t.partitions.length > 0));
+      };
+      let offsets: TransactionOffsets[] | null = null;
+      if (rows.length === 0) {
+        offsets = readOffsets();
+        // Nothing new: an empty transaction would only cost a round of coordinator requests.
+        if (JSON.stringify(offsets) === this.lastOffsets) return null;
+      }
       const tx = await this.producer.transaction();
       try {
         for (let i = 0; i < rows.length; i += SEND_CHUNK) await tx.send({ topic: this.opts.topic, messages: rows.slice(i, i + SEND_CHUNK) });
+        offsets ??= readOffsets();
         for (const o of offsets) await retryConcurrent(() => tx.sendOffsets(o));
         await tx.commit();
       } catch (e) {
         await tx.abort().catch(() => undefined);
         throw e;
       }
-      this.lastOffsets = key;
+      this.lastOffsets = JSON.stringify(offsets);
       return null;
     }
     this.flush();

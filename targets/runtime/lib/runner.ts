@@ -49,6 +49,8 @@ interface SourceRt {
   emit: (row: Row) => void;
   records: number;
   dead: number;
+  /** The source declares a watermark. */
+  timed: boolean;
 }
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
@@ -142,7 +144,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let wmDirty = false;
   for (const sdef of def.sources) {
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
-    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance.emit[sdef.id]!, records: 0, dead: 0 };
+    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance.emit[sdef.id]!, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
     const ti = sdef.timeIndex;
     const name = sdef.name;
     const sink: SourceSink = {
@@ -209,7 +211,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   const inputPos = graph.map((g) => g.inputs.map((i) => posOf.get(i)!));
   const srcOf = graph.map((g) => (g.source !== undefined ? bySourceId.get(g.source)! : null));
   const srcWm = (s: SourceRt): number =>
-    s.src.def.timeIndex >= 0 ? s.clock.wm : s.clock.allDone ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    s.timed ? s.clock.wm : s.clock.allDone ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
   function propagate(): void {
     wmDirty = false;
     for (let gi = 0; gi < graph.length; gi++) {

@@ -45,7 +45,17 @@ export class SourceClock {
     if (ts <= p.maxTs) return false;
     const held = p.maxTs - this.delayMs <= this.wm;
     p.maxTs = ts;
-    return held ? this.recompute(now) : false;
+    if (!held) return false;
+    if (this.list.length === 1 && !p.done) {
+      // One partition (the common file/datagen case): its watermark is the source's.
+      const w = ts - this.delayMs;
+      if (w > this.wm) {
+        this.wm = w;
+        return true;
+      }
+      return false;
+    }
+    return this.recompute(now);
   }
 
   finish(p: PartitionClock, now: number): boolean {

@@ -1,0 +1,100 @@
+// Row values (values.ts model) encoded as JSONEachRow text for the target table's ClickHouse
+// column types: DateTime64 as 'YYYY-MM-DD HH:MM:SS.fff', DateTime to the second, Date as
+// 'YYYY-MM-DD', Decimal as exact text (quoted on servers that read quoted decimals).
+import type { ColumnDef } from '../io/source-types.ts';
+import type { Row } from '../ops/types.ts';
+import { formatDecimal, formatTimestamp, type Int64 } from '../values.ts';
+import { ClickHouseSinkError } from './options.ts';
+
+export interface ChColumn {
+  name: string;
+  type: string;
+}
+
+type Enc = (v: unknown) => string;
+
+/** `Nullable(T)` / `LowCardinality(T)` → `T`. */
+export function baseType(t: string): string {
+  let s = t.trim();
+  for (;;) {
+    const m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(s);
+    if (!m) return s;
+    s = m[1]!.trim();
+  }
+}
+
+const jsonText = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+
+function intEnc(v: unknown): string {
+  if (typeof v === 'bigint') return '"' + v.toString() + '"';
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  return String(v);
+}
+
+function floatEnc(v: unknown): string {
+  const n = typeof v === 'bigint' ? Number(v) : (v as number);
+  // JSON has no NaN/Infinity; ClickHouse reads them as quoted text.
+  return Number.isFinite(n) ? String(n) : n > 0 ? '"inf"' : n < 0 ? '"-inf"' : '"nan"';
+}
+
+/** Epoch days or epoch ms → 'YYYY-MM-DD'. */
+function dateText(v: unknown, fromKind: string): string {
+  const ms = fromKind === 'date' ? (v as number) * 86400000 : (v as number);
+  return formatTimestamp(ms).slice(0, 10);
+}
+
+export interface EncodeEnv {
+  /** Servers before 19.x refuse a quoted Decimal in JSONEachRow; exact unquoted text works there. */
+  quoteDecimals: boolean;
+}
+
+function encoderFor(col: ColumnDef, ch: ChColumn, env: EncodeEnv): Enc {
+  const t = baseType(ch.type);
+  if (/^DateTime64/.test(t)) {
+    if (col.kind === 'date') return (v) => '"' + formatTimestamp((v as number) * 86400000) + '"';
+    return (v) => '"' + formatTimestamp(v as number) + '"';
+  }
+  if (/^DateTime\b/.test(t)) {
+    if (col.kind === 'date') return (v) => '"' + formatTimestamp((v as number) * 86400000).slice(0, 19) + '"';
+    return (v) => '"' + formatTimestamp(v as number).slice(0, 19) + '"';
+  }
+  if (/^Date(32)?$/.test(t)) return (v) => '"' + dateText(v, col.kind) + '"';
+  if (/^Decimal/.test(t)) {
+    if (col.kind === 'decimal') {
+      const scale = col.scale ?? 0;
+      return env.quoteDecimals ? (v) => '"' + formatDecimal(v as Int64, scale) + '"' : (v) => formatDecimal(v as Int64, scale);
+    }
+    return env.quoteDecimals ? (v) => '"' + String(v) + '"' : (v) => String(v);
+  }
+  if (/^U?Int\d+$/.test(t) || t === 'Bool') {
+    if (col.kind === 'decimal') return (v) => formatDecimal(v as Int64, col.scale ?? 0).replace(/\..*$/, '');
+    return intEnc;
+  }
+  if (/^Float/.test(t)) {
+    if (col.kind === 'decimal') return (v) => formatDecimal(v as Int64, col.scale ?? 0);
+    return floatEnc;
+  }
+  if (/^(String|FixedString|Enum|UUID)/.test(t)) {
+    if (col.kind === 'timestamp') return (v) => '"' + formatTimestamp(v as number) + '"';
+    if (col.kind === 'decimal') return (v) => '"' + formatDecimal(v as Int64, col.scale ?? 0) + '"';
+    return (v) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(jsonText(v)));
+  }
+  return jsonText;
+}
+
+/** Builds the line encoder of a sink for the table's columns; every sink column must exist in the table. */
+export function rowEncoder(columns: readonly ColumnDef[], table: readonly ChColumn[], env: EncodeEnv, where: string): (row: Row) => string {
+  const byName = new Map(table.map((c) => [c.name, c]));
+  const missing = columns.filter((c) => !byName.has(c.name)).map((c) => c.name);
+  if (missing.length > 0) throw new ClickHouseSinkError(`${where}: the table has no column ${missing.map((m) => `'${m}'`).join(', ')} (it has ${table.map((c) => c.name).join(', ')})`);
+  const encs = columns.map((c) => encoderFor(c, byName.get(c.name)!, env));
+  const keys = columns.map((c) => JSON.stringify(c.name) + ':');
+  return (row) => {
+    let s = '{';
+    for (let i = 0; i < encs.length; i++) {
+      const v = row[i];
+      s += (i === 0 ? '' : ',') + keys[i] + (v === null || v === undefined ? 'null' : encs[i]!(v));
+    }
+    return s + '}';
+  };
+}

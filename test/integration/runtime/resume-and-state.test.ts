@@ -139,3 +139,31 @@ test('HOP with EMIT CHANGES upserts every window an event falls into', async () 
     ],
   );
 });
+
+test('UNION of two sources: the window sees both, and the slower source holds the watermark', async () => {
+  const dir = tempDir();
+  writeNdjson(path.join(dir, 'a.ndjson'), [bid('08:01', '1.00', 'A'), bid('08:40', '2.00', 'B')]);
+  writeNdjson(path.join(dir, 'b.ndjson'), [bid('08:02', '4.00', 'C'), bid('08:05', '8.00', 'D')]);
+  const b = new PlanBuilder('union');
+  for (const name of ['a', 'b']) {
+    b.source({
+      name,
+      connector: 'file',
+      format: 'ndjson',
+      columns: [column('bidtime', T.timestamp(3)), column('price', T.decimal(10, 2)), column('item', T.string())],
+      watermark: { column: 'bidtime', delayMs: 0, idleTimeoutMs: null },
+      options: { path: `${name}.ndjson` },
+    });
+  }
+  const u = b.union([b.scan('a'), b.scan('b')]);
+  const w = b.windowAgg(u, { id: 'w', window: { kind: 'tumble', sizeMs: 10 * MIN, offsetMs: 0 }, time: 'bidtime', keys: [], aggregates: (c) => [agg.sum('price', c('price'), T.decimal(38, 2))], late: { kind: 'to', sink: 'late' } });
+  b.sink({ name: 'out', connector: 'file', input: w, options: { path: 'out.ndjson' }, file: { path: 'out.ndjson', format: 'ndjson' } });
+  b.sink({ name: 'late', connector: 'file', input: null, lateFrom: [w], schema: b.lateSchema(w), options: { path: 'late.ndjson' }, file: { path: 'late.ndjson', format: 'ndjson' } });
+  const r = await runPlan(b.build(), { dir });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.deepEqual(r.late, []);
+  assert.deepEqual(r.out, [
+    { window_start: '2020-04-15 08:00:00.000', window_end: '2020-04-15 08:10:00.000', price: '13.00' },
+    { window_start: '2020-04-15 08:40:00.000', window_end: '2020-04-15 08:50:00.000', price: '2.00' },
+  ]);
+});

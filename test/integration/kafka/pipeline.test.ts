@@ -98,3 +98,31 @@ test('kafka → kafka exactly-once: the output is seen once by a read_committed 
     [1, '1'],
   ]);
 });
+
+test('kafka → file resumed from its checkpoint: the second run reads only the new records, the file holds each row once', async () => {
+  const { brokers } = await kafkaEnv();
+  const topic = await createTopic(2, 'pipe-resume');
+  // The plan says startup = earliest: had the second run ignored its checkpoint it would
+  // re-read a and b and the file would hold them twice.
+  const group = unique('g');
+  await produce(topic, 0, [JSON.stringify({ id: 'a', amount: 1 })]);
+  await produce(topic, 1, [JSON.stringify({ id: 'b', amount: 2 })]);
+  const dir = tempDir();
+  const out = path.join(dir, 'out.ndjson');
+  const p = plan(topic, group, { connector: 'file', options: { path: 'out.ndjson', format: 'ndjson' } });
+  const first = await runUntil(p, dir, { PIPEC_KAFKA_BROKERS: brokers }, () => existsSync(out) && readNdjson(out).length >= 2);
+  assert.equal(first.exitCode, 0, first.stderr);
+  await produce(topic, 0, [JSON.stringify({ id: 'c', amount: 3 })]);
+  await produce(topic, 1, [JSON.stringify({ id: 'd', amount: 4 })]);
+  const second = await runUntil(p, dir, { PIPEC_KAFKA_BROKERS: brokers }, () => readNdjson(out).length >= 4);
+  assert.equal(second.exitCode, 0, second.stderr);
+  assert.deepEqual(
+    second.out.map((r) => [r.id, r.k_partition, r.k_offset]).sort(),
+    [
+      ['a', 0, 0],
+      ['b', 1, 0],
+      ['c', 0, 1],
+      ['d', 1, 1],
+    ],
+  );
+});

@@ -80,11 +80,18 @@ export class CommentPlacer {
   }
 }
 
-/** A list item's text with its comments around it; `indent` is the item's indentation. */
-export function withComments(indent: string, text: string, c: ItemComments): string {
+/**
+ * A list item's text with its comments around it; `indent` is the item's indentation and
+ * `commentCol` the column where trailing comments of the list start (aligned, as people write them).
+ */
+export function withComments(indent: string, text: string, c: ItemComments, commentCol: number): string {
   const lines = c.before.map((b) => indent + b.text);
   if (!c.trailing) return [...lines, indent + text].join('\n');
-  const main = `${indent}${text}  ${c.trailing.text}`;
-  const col = indent.length + text.length + 2;
-  return [...lines, main, ...c.continuation.map((x) => ' '.repeat(col) + x.text)].join('\n');
+  const main = `${(indent + text).padEnd(commentCol)}${c.trailing.text}`;
+  return [...lines, main, ...c.continuation.map((x) => ' '.repeat(commentCol) + x.text)].join('\n');
+}
+
+/** The column for a list's trailing comments: two spaces after its longest commented line. */
+export function commentColumn(lines: { text: string; c: ItemComments }[]): number {
+  return Math.max(0, ...lines.filter((l) => l.c.trailing).map((l) => l.text.length + 2));
 }

@@ -16,7 +16,7 @@ import type {
 } from '../ast.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { additiveExpr, expr, ident, intervalLit, stringLit, typeSql } from './to-sql-expr.ts';
-import { CommentPlacer, withComments } from './to-sql-comments.ts';
+import { CommentPlacer, commentColumn, withComments } from './to-sql-comments.ts';
 import type { Span } from '../../diagnostics/span.ts';
 
 const INDENT = '  ';
@@ -81,7 +81,9 @@ function statement(s: Statement, cp: CommentPlacer): string {
 /** One item per line, indented, comma-separated, each with the comments that belong to it. */
 function commentedList(items: { text: string; span: Span }[], cp: CommentPlacer, limit: number): string {
   const comments = cp.items(items.map((i) => i.span), limit);
-  return items.map((item, i) => withComments(INDENT, item.text + (i < items.length - 1 ? ',' : ''), comments[i]!)).join('\n');
+  const lines = items.map((item, i) => ({ text: item.text + (i < items.length - 1 ? ',' : ''), c: comments[i]! }));
+  const col = commentColumn(lines.map((l) => ({ text: INDENT + l.text, c: l.c })));
+  return lines.map((l) => withComments(INDENT, l.text, l.c, col)).join('\n');
 }
 
 function source(s: CreateSourceStmt, cp: CommentPlacer): string {

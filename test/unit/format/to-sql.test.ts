@@ -165,7 +165,7 @@ test('long select lists go one item per line', () => {
   assert.equal(out, `CREATE VIEW v AS\nSELECT\n${cols.map((c) => `  ${c}`).join(',\n')}\nFROM t;\n`);
 });
 
-test('comments survive formatting: trailing, continued, between items, above and after statements', () => {
+test('comments survive formatting: trailing (aligned), continued, between items, above and after statements', () => {
   const src = `-- header
 PIPELINE p;   -- optional
 
@@ -177,7 +177,7 @@ CREATE SOURCE s (
 ) WITH (
   schema = 'x',     -- or 'file:a.avsc',
                     --    'file:b.proto#B'
-  format = 'avro'
+  format = 'avro' -- or json
 );
 CREATE VIEW v AS SELECT a /* inline */ FROM s;
 /* the end */
@@ -191,9 +191,9 @@ CREATE SOURCE s (
   -- about b
   b STRING
 ) WITH (
-  schema = 'x',  -- or 'file:a.avsc',
-                 --    'file:b.proto#B'
-  format = 'avro'
+  schema = 'x',    -- or 'file:a.avsc',
+                   --    'file:b.proto#B'
+  format = 'avro'  -- or json
 );
 
 /* inline */

@@ -1,7 +1,7 @@
 // `pipec build`: compile every spec, run the chosen targets, and write (or, with --check,
 // compare) `generated/<pipeline>/...`. Output is deterministic: sorted inputs, no clock times.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Target } from '../plan/target-api.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 import { DiagnosticBag } from '../diagnostics/bag.ts';
@@ -45,7 +45,7 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
     owner.set(name, file);
     pipelines.push(name);
     outputs.set(`${name}/plan.txt`, printPlanText(r.plan));
-    const pipelineDir = join(opts.cwd, opts.outDir, name);
+    const pipelineDir = resolve(opts.cwd, opts.outDir, name);
     for (const target of opts.targets) {
       if (!target.appliesTo(r.plan)) continue;
       const bag = new DiagnosticBag();
@@ -65,7 +65,7 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
 }
 
 export function writeOutputs(cwd: string, outDir: string, build: BuildResult): void {
-  const root = join(cwd, outDir);
+  const root = resolve(cwd, outDir);
   for (const name of build.pipelines) rmSync(join(root, name), { recursive: true, force: true });
   for (const [rel, contents] of [...build.outputs].sort(([a], [b]) => a.localeCompare(b))) {
     const full = join(root, rel);
@@ -82,7 +82,7 @@ export interface StaleReport {
 
 /** Compares fresh outputs with what is committed under outDir (only the pipelines built). */
 export function compareOutputs(cwd: string, outDir: string, build: BuildResult): StaleReport {
-  const root = join(cwd, outDir);
+  const root = resolve(cwd, outDir);
   const report: StaleReport = { added: [], changed: [], removed: [] };
   for (const [rel, contents] of build.outputs) {
     const full = join(root, rel);

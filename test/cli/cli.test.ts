@@ -37,7 +37,7 @@ test('pipec check --format json gives machine-readable diagnostics', () => {
   assert.ok(unknown, r.stdout);
   // Position of `amout` worked out from the file itself: 1-based line and column.
   const lines = readFileSync(join(repoRoot, 'test/golden/cases/invalid-name-unknown-column/input.pipe.sql'), 'utf8').split('\n');
-  const line = lines.findIndex((l) => l.includes('amout')) + 1;
+  const line = lines.findIndex((l) => l.includes('SUM(amout)')) + 1;
   assert.equal(unknown.line, line);
   assert.equal(unknown.column, lines[line - 1]!.indexOf('amout') + 1);
   assert.match(JSON.stringify(unknown), /amount/, 'suggests the right column');

@@ -11,6 +11,8 @@ export type TransactionOffsets = { consumerGroupId: string; topics: { topic: str
 
 export interface KafkaSinkConfig {
   env: Record<string, string | undefined>;
+  /** Pipeline name, for the default transactional id. */
+  pipeline?: string;
   /**
    * Exactly-once: the source offsets the rows written so far were computed from (each Kafka
    * source's `transactionOffsets(position())`), sent inside the transaction.
@@ -38,7 +40,7 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
-    this.opts = sinkOptions(def.name, def.options, cfg.env);
+    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.keyIdx = this.opts.keyColumns.map((k) => {
       const i = def.columns.findIndex((c) => c.name === k);
       if (i < 0) throw new Error(`sink '${def.name}': key column '${k}' is not a column of the sink`);
@@ -53,8 +55,8 @@ export class KafkaSink implements RunningSink {
     const eos = this.opts.delivery === 'exactly-once';
     this.producer = kafka.producer({
       // Idempotence needs acks=all; a sink that asked for weaker acks gets a plain producer.
-      idempotent: this.opts.acks === -1,
-      maxInFlightRequests: this.opts.acks === -1 ? 1 : undefined,
+      idempotent: this.opts.idempotent,
+      maxInFlightRequests: this.opts.idempotent ? 1 : undefined,
       allowAutoTopicCreation: false,
       ...(eos ? { transactionalId: this.opts.transactionalId } : {}),
     });

@@ -68,6 +68,8 @@ interface Pending {
 
 export interface KafkaSourceConfig {
   env: Record<string, string | undefined>;
+  /** Pipeline name, for the default group id. */
+  pipeline?: string;
   hooks?: KafkaSourceHooks;
   /** Client id prefix (tests tell members apart). */
   clientId?: string;
@@ -95,7 +97,7 @@ export class KafkaSource implements RunningSource {
     private readonly out: SourceSink,
     cfg: KafkaSourceConfig,
   ) {
-    this.opts = sourceOptions(def.name, def.options, cfg.env);
+    this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
     this.kafka = new Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,

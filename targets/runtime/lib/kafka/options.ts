@@ -21,6 +21,8 @@ export interface KafkaSinkOptions {
   delivery: Delivery;
   /** -1 = all in-sync replicas (the default; anything else is weaker). */
   acks: number;
+  /** `idempotence` / `enable.idempotence` (default true; only with acks=all). */
+  idempotent: boolean;
   transactionalId: string;
 }
 
@@ -37,7 +39,11 @@ export function brokersOf(o: Record<string, string>, env: Record<string, string 
   return list;
 }
 
-export function sourceOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): KafkaSourceOptions {
+/**
+ * `pipeline` names the group and transactional id defaults: two pipelines with a source of
+ * the same name must not share a consumer group (they would split the partitions).
+ */
+export function sourceOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string): KafkaSourceOptions {
   if (!o.topic) throw new KafkaOptionError(`source '${name}': the kafka connector needs 'topic'`);
   const startup = (o.startup ?? 'committed') as Startup;
   if (startup !== 'earliest' && startup !== 'latest' && startup !== 'committed') {
@@ -47,21 +53,28 @@ export function sourceOptions(name: string, o: Record<string, string>, env: Reco
     brokers: brokersOf(o, env),
     topic: o.topic,
     // A stable default: a restarted pipeline finds its own committed offsets.
-    groupId: o.group_id ?? `pipec-${name}`,
+    groupId: o.group_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`,
     startup,
     maxBytesPerPartition: o['fetch.max_bytes'] !== undefined ? Number(o['fetch.max_bytes']) : 1 << 20,
   };
 }
 
-export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): KafkaSinkOptions {
+export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string): KafkaSinkOptions {
   if (!o.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
   const delivery = (o.delivery ?? 'at-least-once') as Delivery;
   if (delivery !== 'at-least-once' && delivery !== 'exactly-once') {
     throw new KafkaOptionError(`sink '${name}': delivery must be at-least-once or exactly-once, not '${delivery}'`);
   }
   const acksText = o.acks ?? 'all';
-  const acks = acksText === 'all' ? -1 : Number(acksText);
+  let acks = acksText === 'all' ? -1 : Number(acksText);
   if (!Number.isInteger(acks) || acks < -1) throw new KafkaOptionError(`sink '${name}': acks must be all, 0 or 1, not '${acksText}'`);
+  const idemText = o.idempotence ?? o['enable.idempotence'] ?? 'true';
+  let idempotent = idemText !== 'false' && acks === -1;
+  // Transactions require an idempotent producer writing with acks=all.
+  if (delivery === 'exactly-once') {
+    acks = -1;
+    idempotent = true;
+  }
   return {
     brokers: brokersOf(o, env),
     topic: o.topic,
@@ -71,6 +84,7 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
       .filter((s) => s !== ''),
     delivery,
     acks,
-    transactionalId: o.transactional_id ?? `pipec-${name}`,
+    idempotent,
+    transactionalId: o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`,
   };
 }

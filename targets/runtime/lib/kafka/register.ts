@@ -7,8 +7,11 @@ import { KafkaSink } from './kafka-sink.ts';
 
 const sourcesOfRun = new WeakMap<ConnectorContext, KafkaSource[]>();
 
+/** The pipeline name, once the runtime puts it in the context (an additive field). */
+const pipelineOf = (ctx: ConnectorContext): string | undefined => (ctx as ConnectorContext & { pipeline?: string }).pipeline;
+
 registerSource('kafka', (def, out, ctx) => {
-  const src = new KafkaSource(def, out, { env: ctx.env });
+  const src = new KafkaSource(def, out, { env: ctx.env, pipeline: pipelineOf(ctx) });
   const list = sourcesOfRun.get(ctx) ?? [];
   list.push(src);
   sourcesOfRun.set(ctx, list);
@@ -20,6 +23,7 @@ registerSink(
   (def, ctx) =>
     new KafkaSink(def, {
       env: ctx.env,
+      pipeline: pipelineOf(ctx),
       // Lazy: the runner creates sinks before sources.
       offsets: () => (sourcesOfRun.get(ctx) ?? []).map((s) => s.transactionOffsets(s.position())),
     }),

@@ -54,13 +54,18 @@ export type KeywordName = ReservedWord | SoftWord;
 
 const KEYWORD_OPERATORS: Record<string, TokenType[]> = { AND: [BinOp], OR: [BinOp], NOT: [PrefixOp] };
 
+/** How "expected ..." messages name a keyword that only ever starts a longer phrase. */
+const KEYWORD_LABELS: Record<string, string> = {
+  GROUP: 'GROUP BY', UNION: 'UNION ALL', ALLOWED: 'ALLOWED LATENESS', PRIMARY: 'PRIMARY KEY', SCHEDULE: 'SCHEDULE EVERY',
+};
+
 function keyword(word: string, soft: boolean): TokenType {
   return createToken({
     name: word,
     pattern: new RegExp(word, 'i'),
     longer_alt: Identifier,
     categories: [...(soft ? [IdentCat, AnyWord] : [AnyWord]), ...(KEYWORD_OPERATORS[word] ?? [])],
-    label: word,
+    label: KEYWORD_LABELS[word] ?? word,
   });
 }
 

@@ -36,6 +36,14 @@ test('error spans cover the offending token', () => {
   assert.deepEqual([d!.span.start.column, d!.span.end.column], [50, 53]);
 });
 
+test('keywords that start a phrase are named by the phrase', () => {
+  const ctx = makeCtx();
+  parsePipeSql('CREATE VIEW v9 AS SELECT a FROM t WHERE a = 1 x;', ctx);
+  assert.deepEqual(ctx.diagnostics.items.map((d) => `${d.span.start.column} ${d.message}`), [
+    "47 expected GROUP BY, HAVING, UNION ALL, EMIT, ALLOWED LATENESS, ON, ';' or an operator, found 'x'",
+  ]);
+});
+
 test('the last statement without a semicolon is reported at its last token', () => {
   const ctx = makeCtx();
   const f = parsePipeSql("CREATE CATALOG lake WITH (type = 'filesystem')\n", ctx);

@@ -2,7 +2,7 @@
 // suppressions → optimize. Each phase reports into one DiagnosticBag and the next phase runs
 // as far as it meaningfully can, so a file's mistakes are all reported in one run.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parsePipeSql } from '../../grammar/index.ts';
 import { parsePipeYaml } from '../syntax/yaml/index.ts';
 import { checkPipeline } from '../check/index.ts';
@@ -45,13 +45,13 @@ export async function compileFile(path: string, opts: CompileOptions): Promise<C
   const diagnostics = new DiagnosticBag();
   let text: string;
   try {
-    text = readFileSync(join(opts.cwd, path), 'utf8');
+    text = readFileSync(resolve(opts.cwd, path), 'utf8');
   } catch {
     diagnostics.report('file-not-found', syntheticSpan(path), { path });
     return { path, text: null, ast: null, plan: null, diagnostics };
   }
   const ast = parseSpecText(path, text, opts.env, diagnostics);
-  const baseDir = join(opts.cwd, dirname(path));
+  const baseDir = resolve(opts.cwd, dirname(path));
   const schemas = opts.schemas ?? createSchemaLoader({ baseDir, env: opts.env });
   const checked = await checkPipeline(ast, { diagnostics, schemas, baseDir, relFile: path });
   if (checked) lintPipeline(checked, diagnostics);

@@ -1,6 +1,6 @@
 // `pipec compact <file>`: runs the pipeline's Iceberg compaction policies once, each action an
 // atomic commit (or, for orphan removal, a delete of unreachable files only).
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
 import { runCompaction } from '../../../targets/iceberg/compact.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
@@ -21,7 +21,7 @@ export async function compactCommand(ctx: CommandContext, args: CompactArgs): Pr
     ctx.io.stderr(`pipec compact: ${args.file} declares no CREATE COMPACTION POLICY\n`);
     return 1;
   }
-  const outcome = await runCompaction(r.plan, join(ctx.cwd, dirname(args.file)), (line) => ctx.io.stdout(`${line}\n`));
+  const outcome = await runCompaction(r.plan, resolve(ctx.cwd, dirname(args.file)), (line) => ctx.io.stdout(`${line}\n`));
   for (const e of outcome.errors) ctx.io.stderr(`pipec compact: ${e}\n`);
   return outcome.errors.length ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // `pipec run <file>`: compile, then run the runtime target in-process until a bounded source
 // ends or the user stops it (Ctrl-C checkpoints and exits cleanly).
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
@@ -21,7 +21,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   if (!r.plan || r.diagnostics.hasErrors) return 1;
   const env: Record<string, string | undefined> = { ...ctx.processEnv };
   const result = await runPipeline(r.plan, {
-    baseDir: join(ctx.cwd, dirname(args.file)),
+    baseDir: resolve(ctx.cwd, dirname(args.file)),
     checkpointDir: args.checkpointDir ?? undefined,
     metricsPort: args.metricsPort ?? undefined,
     status: ctx.io.isTty ? 'tty' : 'none',

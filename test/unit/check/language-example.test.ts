@@ -192,3 +192,9 @@ test('LANGUAGE.md example: catalog and compaction policy', async () => {
     { kind: 'remove_orphan_files', olderThanMs: 3 * 86_400_000 },
   ]);
 });
+
+test('LANGUAGE.md example: two checks give byte-identical plans', async () => {
+  const a = await check(SPEC);
+  const b = await check(SPEC);
+  assert.equal(JSON.stringify(a.plan), JSON.stringify(b.plan));
+});

@@ -246,7 +246,9 @@ export class PostgresCdcSource implements RunningSource {
     const svc = new LogicalReplicationService(clientConfig(this.opts.dsn), {
       // The library must never acknowledge on its own: only commit(position) does.
       acknowledge: { auto: false, timeoutSeconds: 0 },
-      flowControl: { enabled: true },
+      // The library's flow control awaits every message; pausing the socket when the queue
+      // is full (push/poll) costs nothing per message.
+      flowControl: { enabled: false },
     });
     this.service = svc;
     svc.on('data', (lsn: string, msg: Pgoutput.Message) => this.onMessage(lsn, msg));
@@ -271,7 +273,7 @@ export class PostgresCdcSource implements RunningSource {
     });
   }
 
-  private onMessage(_lsn: string, msg: Pgoutput.Message): Promise<void> | void {
+  private onMessage(_lsn: string, msg: Pgoutput.Message): void {
     switch (msg.tag) {
       case 'relation':
         // Values are decoded from text per the catalog, not by pg's global type parsers.
@@ -327,11 +329,15 @@ export class PostgresCdcSource implements RunningSource {
     this.inTxn.raws.push(raw);
   }
 
-  private push(t: Txn): Promise<void> | void {
+  private push(t: Txn): void {
     for (const r of t.raws) ((r as any)[META] as CdcMeta).lsn = t.endLsn;
     this.queue.push(t);
     this.queuedRows += t.raws.length;
-    if (this.queuedRows >= this.maxQueued) return new Promise<void>((res) => (this.drained = res));
+    if (this.queuedRows >= this.maxQueued && this.drained === null) {
+      const stream = (this.service as any)?._connection?.stream;
+      stream?.pause?.();
+      this.drained = () => stream?.resume?.();
+    }
   }
 
   private onStreamError(svc: LogicalReplicationService, e: unknown): void {

@@ -100,7 +100,10 @@ function planFrom(ck: Checker, f: FromItem, prefix: string, owner: OwnerSettings
       // A window in error still gives its columns, so the rest of the query is checked too.
       const info: WindowInfo = checked ?? { ir: { kind: 'tumble', sizeMs: 1, offsetMs: 0 }, timeColumn: stream.op.timeColumn ?? '', columnType: T.timestamp(3, false), spanMs: 0 };
       const scope = relationScope(stream, f.alias?.name ?? f.input.alias?.name ?? sym.name);
-      scope.relations[0]!.columns.push(...windowScopeColumns(info));
+      // The new window's columns hide same-named input columns (a window over a windowed view).
+      const rel = scope.relations[0]!;
+      rel.columns = rel.columns.filter((c) => !['window_start', 'window_end', 'window_time'].includes(c.name.toLowerCase()));
+      rel.columns.push(...windowScopeColumns(info));
       return { stream, scope, window: info, failed: !checked };
     }
     case 'subquery': {

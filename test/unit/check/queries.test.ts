@@ -32,7 +32,7 @@ test('a subquery in FROM is planned under the alias', async () => {
 });
 
 test('a window over a windowed view runs on its window_time', async () => {
-  const c = await check(`${a}CREATE VIEW m AS SELECT k, window_time, COUNT(*) AS c FROM TUMBLE(a, ts, INTERVAL '1' MINUTE) GROUP BY k, window_start, window_end;
+  const c = await check(`${a}CREATE VIEW m AS SELECT k, window_start, window_time, COUNT(*) AS c FROM TUMBLE(a, ts, INTERVAL '1' MINUTE) GROUP BY k, window_start, window_end;
 CREATE VIEW h AS SELECT k, window_start, SUM(c) AS c FROM TUMBLE(m, window_time, INTERVAL '1' HOUR) GROUP BY k, window_start, window_end;`);
   assert.deepEqual(c.codes, []);
   const w = op(c.plan, 'h/window');
@@ -40,6 +40,9 @@ CREATE VIEW h AS SELECT k, window_start, SUM(c) AS c FROM TUMBLE(m, window_time,
   assert.deepEqual(w.inputs, ['m/project']);
   assert.equal(w.windowTimeColumn, 'window_time');
   assert.deepEqual(w.aggregates[0]!.type, T.bigint(false));
+  // m's own window_start is hidden by the new window's: h groups by the hourly window_start.
+  assert.deepEqual(w.groupKeys.map((g) => g.name), ['k']);
+  assert.deepEqual(w.windowColumns, ['window_start', 'window_end']);
 });
 
 test('a statement with a syntax error is not checked further, and neither are its readers', async () => {

@@ -110,6 +110,8 @@ test('a second member joining the group revokes partitions from the first, with 
     assert.deepEqual(revoked.map((p) => p.partition).sort(), [...bNow].sort(), 'what A lost is what B got');
     // A had read the one record of each partition: the revoked positions say so.
     for (const p of revoked) assert.equal(p.next, 1);
+    // A's position (what its next checkpoint records) no longer claims the revoked partitions.
+    assert.deepEqual(Object.keys(a.src.position()).sort(), aNow.map((n) => `${topic}-${n}`).sort());
   } finally {
     await b.src.close();
     await a.src.close();
@@ -178,5 +180,29 @@ test('lag: records behind the log end and seconds behind the oldest unread recor
     assert.deepEqual({ records: src.lag().records, seconds: src.lag().seconds }, { records: 0, seconds: 0 });
   } finally {
     await src.close();
+  }
+});
+
+test('hand-over: offsets committed when the rebalance starts let the new owner continue without re-reading', async () => {
+  const topic = await createTopic(4);
+  const group = unique('g');
+  for (let p = 0; p < 4; p++) await produce(topic, p, [json(`old${p}`)]);
+  const commits: Promise<void>[] = [];
+  // What the runner does on onRebalancing: checkpoint, then commit the checkpoint's positions.
+  const a = await newSource('s', topic, { startup: 'committed', group_id: group }, { onRebalancing: () => commits.push(a.src.commit(a.src.position())) });
+  const b = await newSource('s', topic, { startup: 'committed', group_id: group });
+  try {
+    await pollUntil([a.src], () => a.rec.rows.length >= 4);
+    await pollUntil([a.src, b.src], () => b.src.assignment().length > 0 && a.src.assignment().length + b.src.assignment().length === 4, 60_000, 1500);
+    await Promise.all(commits);
+    assert.ok(commits.length >= 1);
+    assert.deepEqual(b.rec.rows, [], 'the new owner starts after what the old one committed');
+    for (let p = 0; p < 4; p++) await produce(topic, p, [json(`new${p}`)]);
+    await pollUntil([a.src, b.src], () => a.rec.rows.length + b.rec.rows.length >= 8, 30_000, 1000);
+    const newOnes = [...a.rec.rows, ...b.rec.rows].map((r) => r.row[0] as string).filter((id) => id.startsWith('new'));
+    assert.deepEqual(newOnes.sort(), ['new0', 'new1', 'new2', 'new3']);
+  } finally {
+    await b.src.close();
+    await a.src.close();
   }
 });

@@ -53,6 +53,8 @@ export interface KafkaLag {
 interface PartState {
   info: KafkaPartitionInfo;
   assigned: boolean;
+  /** Taken away by a rebalance: its last position is stale (another member moved on). */
+  revoked: boolean;
   /** Log end offset as last reported by a fetch. */
   high: number;
   /** Timestamp of the last record read. */
@@ -154,6 +156,7 @@ export class KafkaSource implements RunningSource {
     for (const [n, ps] of this.parts) {
       if (ps.assigned && !owned.has(n)) {
         ps.assigned = false;
+        ps.revoked = true;
         revoked.push({ ...ps.info });
       }
     }
@@ -169,7 +172,7 @@ export class KafkaSource implements RunningSource {
       let ps = this.parts.get(n);
       if (ps === undefined) {
         const id = `${this.opts.topic}-${n}`;
-        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, high: 0, lastTs: 0 };
+        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0 };
         this.parts.set(n, ps);
       }
       if (ps.assigned) {
@@ -180,8 +183,13 @@ export class KafkaSource implements RunningSource {
       }
       ps.assigned = true;
       const b = this.bounds.get(n);
-      if (ps.info.next === null && this.opts.startup === 'earliest') ps.info.next = b?.low ?? 0;
-      if (ps.info.next === null && this.opts.startup === 'latest') ps.info.next = b?.high ?? 0;
+      if (ps.revoked) {
+        // Back after another member owned it: resume from the group's committed offset,
+        // whatever `startup` says (that applies to the pipeline's first start only).
+        ps.revoked = false;
+        ps.info.next = null;
+      } else if (ps.info.next === null && this.opts.startup === 'earliest') ps.info.next = b?.low ?? 0;
+      else if (ps.info.next === null && this.opts.startup === 'latest') ps.info.next = b?.high ?? 0;
       if (ps.info.next !== null) this.consumer.seek({ topic: this.opts.topic, partition: n, offset: String(ps.info.next) });
       added.push({ ...ps.info });
     }
@@ -252,7 +260,8 @@ export class KafkaSource implements RunningSource {
   position(): Record<string, number> {
     const pos: Record<string, number> = {};
     for (const ps of [...this.parts.values()].sort((a, b) => a.info.partition - b.info.partition)) {
-      if (ps.info.next !== null) pos[ps.info.id] = ps.info.next;
+      // A revoked partition's position belongs to its new owner now.
+      if (ps.info.next !== null && !ps.revoked) pos[ps.info.id] = ps.info.next;
     }
     return pos;
   }
@@ -264,7 +273,7 @@ export class KafkaSource implements RunningSource {
       if (!id.startsWith(prefix)) continue;
       const n = Number(id.slice(prefix.length));
       const index = this.out.partitionAdded(id);
-      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, high: 0, lastTs: 0 });
+      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0 });
     }
   }
 

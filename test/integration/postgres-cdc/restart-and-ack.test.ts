@@ -112,6 +112,30 @@ test('heartbeat keeps an idle slot advancing once checkpoints commit; slot lag i
     await c.end();
     await cleanup(url, table, slot, pub);
   });
+  // First the same source without heartbeat, alone: its position cannot pass an idle table.
+  // (Any logical message in the WAL moves it, a heartbeat of another source included.)
+  const quietSlot = unique('slot');
+  const quiet = new PostgresCdcSource(sourceDef('quiet', { dsn: url, table, slot: quietSlot, publication: pub, snapshot: 'never' }, [col('id', 'int')]), collector().out, { env: {} });
+  await quiet.poll(10);
+  const quietStart = await confirmedFlush(c, quietSlot);
+  await c.query(`CREATE TABLE ${table}_q (x int)`);
+  await c.query(`INSERT INTO ${table}_q SELECT generate_series(1, 1000)`);
+  await c.query(`DROP TABLE ${table}_q`);
+  for (let i = 0; i < 10; i++) {
+    await quiet.poll(100);
+    await quiet.afterCheckpoint();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const quietEnd = await confirmedFlush(c, quietSlot);
+  await quiet.close();
+  // The walsender ends shortly after the client disconnects.
+  for (let i = 0; i < 50; i++) {
+    const r = await c.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1 AND NOT active', [quietSlot]);
+    if (r.rowCount === 1) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(quietEnd, quietStart, 'without heartbeat the idle slot stays put');
+
   await src.poll(10);
   const before = await confirmedFlush(c, slot);
   // Unrelated WAL (another table) on an otherwise idle source table.
@@ -189,4 +213,25 @@ test('errors name the DSN with the password redacted', async (t) => {
   const inUse = await run({ dsn: url, table });
   await first.close();
   assert.match(inUse, new RegExp(`replication slot '${slot}' is in use by another connection`));
+});
+
+test('a full queue pauses the stream; draining it delivers every change once', async (t) => {
+  const env = await ensureServices(['postgres']);
+  const url = env.PIPEC_PG_URL!;
+  const { table, slot, pub, c } = await setup(url, 'cdc_bp');
+  const { out, got } = collector();
+  const src = new PostgresCdcSource(sourceDef('bp', { dsn: url, table, slot, publication: pub, snapshot: 'never' }, [col('id', 'int')]), out, { env: {}, maxQueued: 1000 });
+  t.after(async () => {
+    await src.close();
+    await c.end();
+    await cleanup(url, table, slot, pub);
+  });
+  await src.poll(10);
+  for (let b = 0; b < 20; b++) await c.query(`INSERT INTO ${table} SELECT g, 'x' FROM generate_series($1::int, $2::int) g`, [b * 500 + 1, b * 500 + 500]);
+  await new Promise((r) => setTimeout(r, 1500));
+  // Paused once 1,000 changes are queued: at most one more 500-row transaction got in.
+  assert.ok(src.lag().records <= 1500, `queued ${src.lag().records}`);
+  await pollUntil(src, () => got.rows.length >= 10_000, 30_000, 300);
+  await pollFor(src, 300);
+  assert.deepEqual(ids(got.rows), range(1, 10_000));
 });

@@ -32,6 +32,7 @@ test('earliest: a 3-partition topic is read in offset order per partition, with 
     assert.equal(r[4], 'key2');
     assert.equal(r[5], topic);
     assert.equal(src.lag().records, 0);
+    assert.deepEqual(src.lastCoordinates(rec.rows.find((x) => x.row[0] === 'p1-3')!.p), { topic, partition: '1', offset: 3 });
   } finally {
     await src.close();
   }

@@ -256,6 +256,17 @@ export class KafkaSource implements RunningSource {
     this.out.dead(coords, reason, raw);
   }
 
+  /**
+   * Coordinates of the record last handed over for runtime partition `index` (for dead
+   * letters the runner itself raises, e.g. a NULL watermark column).
+   */
+  lastCoordinates(index: number): { topic: string; partition: string; offset: number } | null {
+    for (const ps of this.parts.values()) {
+      if (ps.info.index === index && ps.info.next !== null) return { topic: ps.info.topic, partition: String(ps.info.partition), offset: ps.info.next - 1 };
+    }
+    return null;
+  }
+
   /** Next offset per partition id, for partitions with a known position. */
   position(): Record<string, number> {
     const pos: Record<string, number> = {};

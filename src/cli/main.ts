@@ -4,14 +4,8 @@
 import { parseArgs } from 'node:util';
 import { makeContext, type CliIo, type DiagnosticFormat } from './context.ts';
 import { ProfileError } from '../build/profile.ts';
-import { checkCommand } from './commands/check.ts';
-import { buildCommand } from './commands/build.ts';
-import { planCommand } from './commands/plan.ts';
-import { runCommand } from './commands/run.ts';
-import { explainCommand } from './commands/explain.ts';
-import { fmtCommand } from './commands/fmt.ts';
-import { diffCommand } from './commands/diff.ts';
-import { compactCommand } from './commands/compact.ts';
+// Commands are loaded on demand: `pipec check` never pays for the targets, `pipec explain`
+// never pays for the parser (cold start is most of a CI step's time).
 
 const USAGE = `pipec — a compiler for streaming pipelines
 
@@ -75,28 +69,28 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
   switch (command) {
     case 'check':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return checkCommand(ctx, { paths: rest, format, denyWarnings });
+      return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings });
     case 'build':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', check: v.check ?? false, format, denyWarnings });
+      return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', check: v.check ?? false, format, denyWarnings });
     case 'plan':
-      return planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'] });
+      return (await import('./commands/plan.ts')).planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'] });
     case 'run': {
       const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
-      return runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port });
+      return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port });
     }
     case 'diff':
-      return diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });
+      return (await import('./commands/diff.ts')).diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });
     case 'explain':
-      return explainCommand(ctx, rest[0]);
+      return (await import('./commands/explain.ts')).explainCommand(ctx, rest[0]);
     case 'fmt': {
       const to = v.to ?? null;
       if (to !== null && to !== 'sql' && to !== 'yaml') return usage(io, `--to must be sql or yaml`);
-      return fmtCommand(ctx, { paths: rest, to, check: v.check ?? false, write: v.write ?? false });
+      return (await import('./commands/fmt.ts')).fmtCommand(ctx, { paths: rest, to, check: v.check ?? false, write: v.write ?? false });
     }
     case 'compact':
-      return compactCommand(ctx, { file: rest[0] });
+      return (await import('./commands/compact.ts')).compactCommand(ctx, { file: rest[0] });
     default:
       return usage(io, `unknown command '${command}'`);
   }

@@ -1,6 +1,6 @@
 // PostgreSQL catalog → SQL columns of one table: names, types (through the mapping table
 // below), NOT NULL and the primary key, read from pg_catalog with the `pg` client.
-import pg from 'pg';
+import type pg from 'pg';
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { T, type SqlType } from '../types/sql-type.ts';
 import { assertNever } from '../util/assert-never.ts';
@@ -102,7 +102,9 @@ export type CatalogRead =
 export async function readCatalog(dsn: string, table: string, timeoutMs: number): Promise<CatalogRead> {
   let client: pg.Client;
   try {
-    client = new pg.Client({ ...connectionConfig(dsn), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    // Loaded on first use: most specs never read a PostgreSQL catalog, and `pg` costs cold start.
+    const { default: pgModule } = await import('pg');
+    client = new pgModule.Client({ ...connectionConfig(dsn), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   } catch (e) {
     return { kind: 'failed', reason: reason(e) };
   }

@@ -39,6 +39,28 @@ test('25,000 rows land exactly, in batches of 10,000, values encoded for 18.16 t
   assert.match(warnings.join('\n'), /ClickHouse 18\.16\.1 has no insert_deduplication_token; a batch replayed after a failure may be inserted twice/);
 });
 
+test('a partial batch is sent after flush_interval, before any checkpoint', async (t) => {
+  const env = await ensureServices(['clickhouse']);
+  const url = env.PIPEC_CLICKHOUSE_URL!;
+  const table = unique('ch_flush');
+  await chCommand(url, `CREATE TABLE default.${table} (id UInt64, amount Decimal(18, 2), ts DateTime, day Date, name String) ENGINE = MergeTree ORDER BY id`);
+  t.after(() => chCommand(url, `DROP TABLE IF EXISTS default.${table}`));
+  const sink = new ClickHouseSink(sinkDef('flush', { url, table: `default.${table}`, flush_interval: '300 ms' }, cols), { env: {} });
+  sink.open(null);
+  for (let i = 1; i <= 7; i++) sink.write(row(i));
+  const count = async (): Promise<number> => Number((await chQuery<{ n: string }>(url, `SELECT count() AS n FROM default.${table}`))[0]!.n);
+  assert.equal(await count(), 0, 'nothing sent at once');
+  let n = 0;
+  for (let i = 0; i < 50 && n === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    n = await count();
+  }
+  assert.equal(n, 7);
+  assert.deepEqual(await sink.commit(), { seq: 1, rows: 7 });
+  await sink.close();
+  assert.equal(await count(), 7);
+});
+
 test("dedup = 'token' on 18.16 fails with a clear error", async () => {
   const env = await ensureServices(['clickhouse']);
   const url = env.PIPEC_CLICKHOUSE_URL!;

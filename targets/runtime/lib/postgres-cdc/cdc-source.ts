@@ -72,6 +72,8 @@ export class PostgresCdcSource implements RunningSource {
   private closed = false;
   private failure: Error | null = null;
   private reconnecting = false;
+  /** Errors before the first stream started are start() failures, not a reason to reconnect. */
+  private streamed = false;
   private downSince = 0;
   private aux: pg.Client | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -264,7 +266,10 @@ export class PostgresCdcSource implements RunningSource {
       (e) => this.onStreamError(svc, e),
     );
     await new Promise<void>((resolve, reject) => {
-      svc.once('start', () => resolve());
+      svc.once('start', () => {
+        this.streamed = true;
+        resolve();
+      });
       done.catch(reject);
     }).catch((e) => {
       const msg = String(e?.message ?? e);
@@ -341,7 +346,7 @@ export class PostgresCdcSource implements RunningSource {
   }
 
   private onStreamError(svc: LogicalReplicationService, e: unknown): void {
-    if (this.closed || svc !== this.service || this.reconnecting) return;
+    if (this.closed || svc !== this.service || this.reconnecting || !this.streamed) return;
     this.reconnecting = true;
     this.downSince ||= Date.now();
     this.inTxn = null;

@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ensureServices } from '../../support/services.ts';
 import { PostgresCdcSource } from '../../../targets/runtime/lib/postgres-cdc/cdc-source.ts';
+import { BAD, readBigint, readDecimal, readTimestamp } from '../../../targets/runtime/lib/values.ts';
+import { meta } from '../../../targets/runtime/lib/io/source-types.ts';
 import { cleanup, col, collector, opCol, pgClient, pollFor, pollUntil, sourceDef, unique } from './harness.ts';
 
 test('snapshot with concurrent inserts hands over to the stream with no gap and no duplicate', async (t) => {
@@ -113,4 +115,44 @@ test('types follow the catalog; updates carry old values under REPLICA IDENTITY 
   const del = got.rows[4]!;
   assert.equal(del[1], -550, 'a delete carries the deleted row (amount -5.50)');
   assert.equal((del[11] as Record<string, unknown>).id, 1);
+});
+
+test('raw records feed a generated-style decoder (values.ts readers); an undecodable change is a dead letter', async (t) => {
+  const env = await ensureServices(['postgres']);
+  const url = env.PIPEC_PG_URL!;
+  const table = unique('cdc_decode');
+  const slot = unique('slot');
+  const pub = unique('pub');
+  const c = await pgClient(url);
+  t.after(async () => {
+    await src.close();
+    await c.end();
+    await cleanup(url, table, slot, pub);
+  });
+  await c.query(`CREATE TABLE ${table} (id bigint PRIMARY KEY, amount numeric, ts timestamptz)`);
+  const { out, got } = collector();
+  const def = sourceDef('decoded', { dsn: url, table, slot, publication: pub, snapshot: 'never' }, [col('id', 'bigint'), col('amount', 'decimal', { precision: 10, scale: 2 }), col('ts', 'timestamp')]);
+  // What the code generator emits: one reader per used column, BAD → dead letter.
+  def.decode = (raw, err) => {
+    const id = readBigint(raw.id);
+    const amount = readDecimal(raw.amount, 10, 2);
+    const ts = readTimestamp(raw.ts);
+    if (amount === BAD) {
+      err.column = 'amount';
+      err.reason = 'does not fit DECIMAL(10, 2)';
+      return null;
+    }
+    return [id, amount, ts, meta(raw, 'op')];
+  };
+  const src = new PostgresCdcSource(def, out, { env: {} });
+  await src.poll(10);
+  await c.query(`INSERT INTO ${table} VALUES (1, 12.345, '2024-05-05 10:00:00.123+00'), (2, 123456789012.5, NULL)`);
+  await c.query(`UPDATE ${table} SET amount = 0.1 WHERE id = 1`);
+  await pollUntil(src, () => got.rows.length + got.dead.length === 3);
+  // 12.345 rounds half away from zero to 12.35 (1235 cents); 123456789012.5 has 12 integer digits.
+  assert.deepEqual(got.rows, [
+    [1, 1235, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'insert'],
+    [1, 10, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'update'],
+  ]);
+  assert.deepEqual(got.dead, ['amount: does not fit DECIMAL(10, 2)']);
 });

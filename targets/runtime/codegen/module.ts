@@ -7,7 +7,7 @@ import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
-import { hasSink, hasSource } from '../lib/connectors.ts';
+import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 
 export interface Unsupported {

@@ -8,7 +8,7 @@ export { runPipelineDef, type RunOptions } from './runner.ts';
 export type { PipelineDef, Instance, Builders, GraphNode } from './pipeline-types.ts';
 export type { SourceDef, ColumnDef, DecodeError, RunningSource, SourceSink, Coordinates } from './io/source-types.ts';
 export { META, meta } from './io/source-types.ts';
-export { registerSource, registerSink, hasSource, hasSink, type ConnectorContext } from './connectors.ts';
+export { registerSource, registerSink, hasSource, hasSink, type ConnectorContext } from './all-connectors.ts';
 export type { SinkDef, RunningSink } from './io/sinks.ts';
 export type { AggFns, Row, Acc } from './ops/types.ts';
 import * as path from 'node:path';

@@ -69,7 +69,7 @@ async function parquetWasm(c: Columns): Promise<Uint8Array> {
     is_gift: c.is_gift,
     note: c.note,
   } as never);
-  const wasmTable = pq.Table.fromIPCStream(arrow.tableToIPC(table, 'stream'));
+  const wasmTable = pq.Table.fromIPCStream(arrow.tableToIPC(table as never, 'stream'));
   const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.SNAPPY).setMaxRowGroupSize(100_000).build();
   return pq.writeParquet(wasmTable, props);
 }

@@ -77,7 +77,7 @@ export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> =
     { key: 'target_file_size', type: size },
     { key: 'commit_interval', type: duration },
     { key: 'write_mode', type: oneOf('copy-on-write', 'merge-on-read') },
-    { key: 'compression', type: oneOf('zstd', 'snappy', 'gzip', 'lz4', 'uncompressed') },
+    { key: 'compression', type: oneOf('snappy', 'gzip', 'uncompressed') },
   ],
   kafka: [
     { key: 'connector', type: str, required: true },

@@ -200,6 +200,7 @@ function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span
     // Without commit_interval the sink commits at every checkpoint, as Flink's Iceberg sink does.
     commitIntervalMs: opts.number('commit_interval') ?? checkpointMs,
     writeMode: (opts.string('write_mode') ?? 'copy-on-write') as IrIcebergSink['writeMode'],
-    compressionCodec: opts.string('compression') ?? 'zstd',
+    // snappy: the pipec writer runs on Node 20, whose zlib has no zstd (see targets/iceberg/writer).
+    compressionCodec: opts.string('compression') ?? 'snappy',
   };
 }

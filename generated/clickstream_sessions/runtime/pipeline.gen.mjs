@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "7a4539397f34c8e3";
+  const fingerprint = "aae75e2c0dba2dd2";
 
   // source clicks: kafka protobuf; decodes 3 of 10 columns
   function decode_clicks(o, e) {

@@ -32142,7 +32142,7 @@ async function main(define) {
 
 // pipec-gen:pipeline.gen.mjs
 function definePipeline(env) {
-  const fingerprint = "7a4539397f34c8e3";
+  const fingerprint = "aae75e2c0dba2dd2";
   function decode_clicks(o, e) {
     let v;
     v = o["user_id"];

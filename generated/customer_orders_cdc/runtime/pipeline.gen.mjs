@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "82465e670328cf3d";
+  const fingerprint = "cd8bf41858eb27a7";
 
   // source customers: postgres-cdc; decodes 4 of 6 columns
   function decode_customers(o, e) {

@@ -32170,7 +32170,7 @@ async function main(define) {
 
 // pipec-gen:pipeline.gen.mjs
 function definePipeline(env) {
-  const fingerprint = "82465e670328cf3d";
+  const fingerprint = "cd8bf41858eb27a7";
   function decode_customers(o, e) {
     let v;
     v = o["id"];

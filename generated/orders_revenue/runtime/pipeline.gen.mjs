@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "e1d8aeef2ade37ed";
+  const fingerprint = "5b9e8d877497243d";
 
   // source orders: kafka json; decodes 5 of 5 columns
   function decode_orders(o, e) {

@@ -32181,7 +32181,7 @@ async function main(define) {
 
 // pipec-gen:pipeline.gen.mjs
 function definePipeline(env) {
-  const fingerprint = "e1d8aeef2ade37ed";
+  const fingerprint = "5b9e8d877497243d";
   function decode_orders(o, e) {
     let v, x;
     v = o["order_id"];

@@ -169,7 +169,7 @@ test('LANGUAGE.md example: sinks', async () => {
     targetFileSizeBytes: 128_000_000,
     commitIntervalMs: 60_000,
     writeMode: 'merge-on-read',
-    compressionCodec: 'zstd',
+    compressionCodec: 'snappy',
   });
 
   const alerts = sink('alerts');

@@ -32,7 +32,8 @@ const tap = join(tmpdir(), `pipec-tests-${process.pid}.tap`);
 const concurrency = process.env.PIPEC_TEST_CONCURRENCY ?? '1';
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+  // --test-force-exit: a test file whose client left a socket or timer open must not hang the run.
+  ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=900000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
   { cwd: root, stdio: 'inherit' },
 );
 let passed = 0;

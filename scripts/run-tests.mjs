@@ -1,11 +1,10 @@
 // Runs the test files under the given folders (default: test/) with node's test runner.
 // Node 20 does not expand globs in `node --test`, so this finds the files itself. It prints
-// the spec reporter's output and ends with one plain `N passed, N failed` line read from a
-// TAP copy of the results, so a run that executed no test is visible.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+// the spec reporter's output and ends with one plain `N passed, N failed` line read from its
+// closing counts, so a run that executed no test is visible.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { tmpdir } from 'node:os';
 
 const root = join(import.meta.dirname, '..');
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];
@@ -28,23 +27,23 @@ if (files.length === 0) {
   console.error(`run-tests: no *.test.ts files under ${roots.join(', ')}`);
   process.exit(1);
 }
-const tap = join(tmpdir(), `pipec-tests-${process.pid}.tap`);
 const concurrency = process.env.PIPEC_TEST_CONCURRENCY ?? '1';
-const r = spawnSync(
+// The spec reporter's output is passed through and read for its closing counts (a reporter
+// writing to a file would not be flushed when --test-force-exit ends the run).
+const child = spawn(
   process.execPath,
   // --test-force-exit: a test file whose client left a socket or timer open must not hang the run.
-  ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=900000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-  { cwd: root, stdio: 'inherit' },
+  ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=900000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] },
 );
-let passed = 0;
-let failed = 0;
-try {
-  const text = readFileSync(tap, 'utf8');
-  passed = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
-  failed = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(text)?.[1] ?? 0);
-} catch {
-  failed = failed || 1;
-}
-rmSync(tap, { force: true });
+let tail = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString('utf8')).slice(-4000);
+});
+const status = await new Promise((resolve) => child.on('close', (code) => resolve(code)));
+const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)\\s*$`, 'm').exec(tail)?.[1] ?? 0);
+const passed = count('pass');
+const failed = count('fail') + count('cancelled') || (status === 0 ? 0 : 1);
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(r.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
+process.exit(status === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -2,8 +2,7 @@
 // is a projection of it"): each column must be a field, of the same type, no stricter on null.
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { ColumnDef } from '../syntax/ast.ts';
-import { formatSqlType, type SqlType } from '../types/sql-type.ts';
-import { assertNever } from '../util/assert-never.ts';
+import { formatSqlType, sameType, type SqlType } from '../types/sql-type.ts';
 import { suggest } from '../util/suggest.ts';
 import type { LoadedSchema, SchemaField } from './schema-loader.ts';
 
@@ -24,7 +23,7 @@ export function checkDeclaredColumns(declared: ColumnDef[], schema: LoadedSchema
       diags.report('schema-column-missing', col.span, { column: col.name.name, schema: schema.description, suggestion: suggest(col.name.name, names) });
       continue;
     }
-    if (!sameShape(col.type, field.type)) {
+    if (!sameType(col.type, field.type, true, true)) {
       diags.report('schema-column-type-mismatch', col.typeSpan, {
         column: col.name.name,
         declared: formatSqlType(col.type, false),
@@ -44,39 +43,6 @@ function findField(fields: SchemaField[], name: string, quoted: boolean): Schema
   if (exact || quoted) return exact;
   const lower = name.toLowerCase();
   return fields.find((f) => f.name.toLowerCase() === lower);
-}
-
-/** Same type ignoring nullability; ROW field names compare case-insensitively, as columns do. */
-function sameShape(a: SqlType, b: SqlType): boolean {
-  switch (a.kind) {
-    case 'decimal':
-      return b.kind === 'decimal' && a.precision === b.precision && a.scale === b.scale;
-    case 'timestamp':
-      return b.kind === 'timestamp' && a.precision === b.precision && a.ltz === b.ltz;
-    case 'array':
-      return b.kind === 'array' && sameShape(a.element, b.element);
-    case 'map':
-      return b.kind === 'map' && sameShape(a.key, b.key) && sameShape(a.value, b.value);
-    case 'row':
-      return (
-        b.kind === 'row' &&
-        a.fields.length === b.fields.length &&
-        a.fields.every((f, i) => f.name.toLowerCase() === b.fields[i]!.name.toLowerCase() && sameShape(f.type, b.fields[i]!.type))
-      );
-    case 'boolean':
-    case 'int':
-    case 'bigint':
-    case 'float':
-    case 'double':
-    case 'string':
-    case 'bytes':
-    case 'date':
-    case 'interval':
-    case 'null':
-      return a.kind === b.kind;
-    default:
-      return assertNever(a);
-  }
 }
 
 /** True where the declared type promises NOT NULL (at any depth) and the schema allows null. */

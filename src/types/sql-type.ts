@@ -96,27 +96,43 @@ export function quoteIdentIfNeeded(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
-/** Structural equality, ignoring nullability when `ignoreNull` is set. */
-export function sameType(a: SqlType, b: SqlType, ignoreNull = false): boolean {
+/**
+ * Structural equality. `ignoreNull` ignores nullability at every depth; `foldFieldNames`
+ * compares ROW field names case-insensitively, as unquoted column names compare.
+ */
+export function sameType(a: SqlType, b: SqlType, ignoreNull = false, foldFieldNames = false): boolean {
   if (a.kind !== b.kind) return false;
   if (!ignoreNull && a.nullable !== b.nullable) return false;
+  const same = (x: SqlType, y: SqlType): boolean => sameType(x, y, ignoreNull, foldFieldNames);
+  const fieldName = (n: string): string => (foldFieldNames ? n.toLowerCase() : n);
   switch (a.kind) {
     case 'decimal':
       return b.kind === 'decimal' && a.precision === b.precision && a.scale === b.scale;
     case 'timestamp':
       return b.kind === 'timestamp' && a.precision === b.precision && a.ltz === b.ltz;
     case 'array':
-      return b.kind === 'array' && sameType(a.element, b.element, ignoreNull);
+      return b.kind === 'array' && same(a.element, b.element);
     case 'map':
-      return b.kind === 'map' && sameType(a.key, b.key, ignoreNull) && sameType(a.value, b.value, ignoreNull);
+      return b.kind === 'map' && same(a.key, b.key) && same(a.value, b.value);
     case 'row':
       return (
         b.kind === 'row' &&
         a.fields.length === b.fields.length &&
-        a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type, ignoreNull))
+        a.fields.every((f, i) => fieldName(f.name) === fieldName(b.fields[i]!.name) && same(f.type, b.fields[i]!.type))
       );
-    default:
+    case 'boolean':
+    case 'int':
+    case 'bigint':
+    case 'float':
+    case 'double':
+    case 'string':
+    case 'bytes':
+    case 'date':
+    case 'interval':
+    case 'null':
       return true;
+    default:
+      return assertNever(a);
   }
 }
 

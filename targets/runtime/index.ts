@@ -44,18 +44,8 @@ export const runtimeTarget: Target = {
   },
 };
 
-export interface RunPipelineOptions {
-  baseDir: string;
-  checkpointDir?: string;
-  metricsPort?: number;
-  status?: 'tty' | 'none';
-  env: Record<string, string | undefined>;
-  signal?: AbortSignal;
-  /** Test hooks: where stdout sinks and messages go (default: the process streams). */
-  stdout?: (text: string) => void;
-  stderr?: (text: string) => void;
-  handleSignals?: boolean;
-}
+/** What `pipec run` passes: the runner's options without its test-only in-memory sources. */
+export type RunPipelineOptions = Omit<lib.RunOptions, 'memorySources'>;
 
 /** Builds the pipeline in memory from the plan and runs it in this process. */
 export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Promise<{ exitCode: number }> {

@@ -59,6 +59,8 @@ try {
     dead: () => {},
     partitionAdded: () => 0,
     partitionDone: () => {},
+    partitionRevoked: () => {},
+    partitionReassigned: () => {},
     warn: () => {},
   };
   const cols = [

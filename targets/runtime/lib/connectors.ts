@@ -13,6 +13,21 @@ export interface ConnectorContext {
   env: Record<string, string | undefined>;
   /** Where stdout sinks write. */
   stdout: (text: string) => void;
+  /** The pipeline's name (default group ids, transactional ids, Iceberg snapshot summaries). */
+  pipeline: string;
+  /**
+   * Every source's current position by source name, JSON-safe: what the next checkpoint
+   * records. Sinks store it with their commits (Iceberg snapshot summaries, ClickHouse
+   * deduplication tokens) so a replay can recognise output it already wrote.
+   */
+  sourcePositions(): Record<string, unknown>;
+  /** A message for the user that is not an error (stderr, prefixed with the connector's name). */
+  warn(message: string): void;
+  /**
+   * Asks the runner for a checkpoint as soon as the current batch is done (a consumer group
+   * is rebalancing: positions and state must be durable before partitions move).
+   */
+  requestCheckpoint(): void;
 }
 
 export type SourceFactory = (def: SourceDef, out: SourceSink, ctx: ConnectorContext) => RunningSource;

@@ -13,6 +13,8 @@ export interface Metrics {
   stateSize: () => Map<string, number>;
   /** Consumer lag per source that reports one. */
   lag: () => Map<string, { records: number; seconds: number }>;
+  /** Connector-specific gauges per source name (`RunningSource.gauges`). */
+  gauges: () => Map<string, Record<string, { help: string; value: number }>>;
   checkpoints: number;
   lastCheckpointAt: number | null;
   lastCheckpointMs: number;
@@ -41,6 +43,16 @@ export function prometheusText(m: Metrics, now: number): string {
   family('pipec_checkpoints_total', 'counter', 'Checkpoints completed.', [[p, m.checkpoints]]);
   family('pipec_checkpoint_duration_seconds', 'gauge', 'Duration of the last checkpoint.', [[p, m.lastCheckpointMs / 1000]]);
   family('pipec_checkpoint_size_bytes', 'gauge', 'Size of the last checkpoint.', [[p, m.lastCheckpointBytes]]);
+  // Connector gauges, one family per name, in name order (stable output).
+  const byName = new Map<string, { help: string; rows: [string, number][] }>();
+  for (const [source, gs] of m.gauges()) {
+    for (const [name, g] of Object.entries(gs)) {
+      const f = byName.get(name) ?? { help: g.help, rows: [] };
+      f.rows.push([lbl('source', source), g.value]);
+      byName.set(name, f);
+    }
+  }
+  for (const name of [...byName.keys()].sort()) family(name, 'gauge', byName.get(name)!.help, byName.get(name)!.rows);
   return out.join('\n') + '\n';
 }
 

@@ -81,6 +81,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     recordsOut: () => new Map([...sinks.values()].map((s) => [s.def.name, s.rowsOut])),
     stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
     lag: () => new Map(srcs.flatMap((s) => (s.src.lag ? [[s.src.def.name, s.src.lag()] as const] : []))),
+    gauges: () => new Map(srcs.flatMap((s) => (s.src.gauges ? [[s.src.def.name, s.src.gauges()] as const] : []))),
     checkpoints: 0,
     lastCheckpointAt: null,
     lastCheckpointMs: 0,
@@ -88,7 +89,18 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   };
 
   // ---------------------------------------------------------------- sinks and operators
-  const connCtx: ConnectorContext = { baseDir: opts.baseDir, env: opts.env, stdout: out };
+  let checkpointRequested = false;
+  const connCtx: ConnectorContext = {
+    baseDir: opts.baseDir,
+    env: opts.env,
+    stdout: out,
+    pipeline: def.name,
+    sourcePositions: () => Object.fromEntries(srcs.map((s) => [s.src.def.name, encodeState(s.src.position())])),
+    warn: (message) => err(`pipec: ${message}\n`),
+    requestCheckpoint: () => {
+      checkpointRequested = true;
+    },
+  };
   for (const s of def.sinks) {
     if (opts.discardSinks) {
       sinks.set(s.id, new DiscardSink(s));
@@ -99,7 +111,13 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       err(`pipec: sink '${s.name}': connector '${s.connector}' is not available in this runtime build\n`);
       return { exitCode: 2 };
     }
-    sinks.set(s.id, make(s, connCtx));
+    try {
+      sinks.set(s.id, make(s, connCtx));
+    } catch (e) {
+      // A connector rejects its options before anything runs: a user error, no stack trace.
+      err(`pipec: sink '${s.name}': ${(e as Error).message}\n`);
+      return { exitCode: 2 };
+    }
   }
   let instance!: Instance;
   const opCtx = {
@@ -177,6 +195,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       partitionDone: (p) => {
         if (clock.finish(rt.parts[p]!, now())) wmDirty = true;
       },
+      partitionRevoked: (p) => {
+        if (clock.setRevoked(rt.parts[p]!, true, now())) wmDirty = true;
+      },
+      partitionReassigned: (p) => {
+        if (clock.setRevoked(rt.parts[p]!, false, now())) wmDirty = true;
+      },
     };
     const mem = opts.memorySources?.[sdef.id];
     const make = mem ? null : sourceFactory(sdef.connector);
@@ -197,6 +221,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     bySourceId.set(sdef.id, rt);
   }
   function coordsOf(rt: SourceRt, p: number): Coordinates {
+    const own = rt.src.lastCoordinates?.(p);
+    if (own) return own;
     const pos = rt.src.position() as Record<string, { line?: number; offset?: number }> | { next: number };
     const part = rt.parts[p]!.id;
     const x = (pos as Record<string, { line?: number; offset?: number }>)[part];
@@ -343,7 +369,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (wmDirty) propagate();
       for (const s of srcs) if (metrics.watermarks.has(s.src.def.name)) metrics.watermarks.set(s.src.def.name, s.clock.wm);
       if (srcs.every((s) => s.src.finished)) break;
-      if (ckDir && t - lastCk >= def.checkpointIntervalMs) {
+      if (ckDir && (checkpointRequested || t - lastCk >= def.checkpointIntervalMs)) {
+        checkpointRequested = false;
         await checkpoint(false);
         lastCk = now();
       }

@@ -10,6 +10,8 @@ export interface PartitionClock {
   lastSeen: number;
   idle: boolean;
   done: boolean;
+  /** Taken away by a consumer-group rebalance: neither holds the watermark back nor ends the source. */
+  revoked: boolean;
 }
 
 export class SourceClock {
@@ -26,7 +28,7 @@ export class SourceClock {
   partition(id: string, now: number): PartitionClock {
     let p = this.parts.get(id);
     if (p === undefined) {
-      p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false };
+      p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false, revoked: false };
       this.parts.set(id, p);
       this.list.push(p);
     }
@@ -63,12 +65,19 @@ export class SourceClock {
     return this.recompute(now);
   }
 
+  /** A rebalance moved the partition to another member (or back): see `PartitionClock.revoked`. */
+  setRevoked(p: PartitionClock, revoked: boolean, now: number): boolean {
+    p.revoked = revoked;
+    p.lastSeen = now;
+    return this.recompute(now);
+  }
+
   /** Processing-time check of idleness; returns true when the watermark moved. */
   tick(now: number): boolean {
     if (this.idleTimeoutMs === null) return false;
     let changed = false;
     for (const p of this.parts.values()) {
-      if (!p.done && !p.idle && now - p.lastSeen >= this.idleTimeoutMs) {
+      if (!p.done && !p.idle && !p.revoked && now - p.lastSeen >= this.idleTimeoutMs) {
         p.idle = true;
         changed = true;
       }
@@ -78,7 +87,7 @@ export class SourceClock {
 
   get allDone(): boolean {
     if (this.parts.size === 0) return false;
-    for (const p of this.parts.values()) if (!p.done) return false;
+    for (const p of this.parts.values()) if (!p.done || p.revoked) return false;
     return true;
   }
 
@@ -86,9 +95,14 @@ export class SourceClock {
     let min = Number.POSITIVE_INFINITY;
     let active = 0;
     let idle = 0;
+    let revoked = 0;
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const p = list[i]!;
+      if (p.revoked) {
+        revoked++;
+        continue;
+      }
       if (p.done) continue;
       if (p.idle) {
         idle++;
@@ -101,6 +115,8 @@ export class SourceClock {
     let next: number;
     if (active > 0) next = min;
     else if (idle > 0) next = now - this.delayMs;
+    // Every partition revoked: this member owns nothing and learns nothing about event time.
+    else if (revoked > 0) next = Number.NEGATIVE_INFINITY;
     else next = list.length > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     if (next > this.wm) {
       this.wm = next;

@@ -71,6 +71,13 @@ export class Recorder implements SourceSink {
   partitionDone(p: number): void {
     this.done.push(p);
   }
+  readonly revoked: number[] = [];
+  partitionRevoked(p: number): void {
+    this.revoked.push(p);
+  }
+  partitionReassigned(p: number): void {
+    this.revoked.splice(this.revoked.indexOf(p), 1);
+  }
   /** Row values (`id` column) per partition id, in arrival order. */
   byPartition(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};

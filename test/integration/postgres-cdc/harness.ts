@@ -19,6 +19,8 @@ export function collector(): { out: SourceSink; got: Collected } {
     dead: (_c, reason) => void got.dead.push(reason),
     partitionAdded: (id) => got.partitions.push(id) - 1,
     partitionDone: () => {},
+    partitionRevoked: () => {},
+    partitionReassigned: () => {},
     warn: (m) => void got.warnings.push(m),
   };
   return { out, got };

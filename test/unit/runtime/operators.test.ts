@@ -145,3 +145,22 @@ test('source watermark: minimum over partitions, idle partitions skipped, all id
   c.finish(p2, 20_000);
   assert.equal(c.wm, Number.POSITIVE_INFINITY);
 });
+
+test('source watermark across a rebalance: a revoked partition stops holding it back and never ends the source', () => {
+  const c = new SourceClock(0, null);
+  const p1 = c.partition('t-0', 0);
+  const p2 = c.partition('t-1', 0);
+  c.observe(p1, 5000, 0);
+  c.observe(p2, 1000, 0);
+  assert.equal(c.wm, 1000, 't-1 holds the watermark');
+  c.setRevoked(p2, true, 10);
+  assert.equal(c.wm, 5000, 't-1 moved to another member: only t-0 counts');
+  c.setRevoked(p1, true, 20);
+  assert.equal(c.wm, 5000, 'owning nothing: the watermark stays, it does not jump to the end of time');
+  assert.equal(c.allDone, false);
+  c.setRevoked(p1, false, 30);
+  c.observe(p1, 7000, 30);
+  assert.equal(c.wm, 7000);
+  c.finish(p1, 40);
+  assert.equal(c.allDone, false, 'a revoked partition is not finished');
+});

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from '../../../targets/runtime/lib/sql-fns.ts';
-import { statusLine, type Metrics } from '../../../targets/runtime/lib/metrics.ts';
+import { prometheusText, statusLine, type Metrics } from '../../../targets/runtime/lib/metrics.ts';
 
 test('AND/OR/NOT/IN follow SQL three-valued logic', () => {
   assert.equal(sql.and(false, null), false);
@@ -62,6 +62,7 @@ test('the status line shows rates, watermarks, open state, late/dead counts and 
     recordsOut: () => new Map([['out', 40]]),
     stateSize: () => new Map([['w', 12]]),
     lag: () => new Map(),
+    gauges: () => new Map([['customers', { pipec_replication_slot_lag_bytes: { help: 'Slot lag.', value: 4096 } }]]),
     checkpoints: 1,
     lastCheckpointAt: 10_000,
     lastCheckpointMs: 3,
@@ -69,4 +70,7 @@ test('the status line shows rates, watermarks, open state, late/dead counts and 
   };
   const s = statusLine(m, 1000, 20, 1000, 13_000);
   assert.equal(s.text, 'in 2.0k/s  out 20/s  wm [orders 2024-01-01 12:00:00]  open 12  late 5  dead 2  ckpt 3s ago');
+  // Connector gauges (the CDC source's slot lag) appear as their own family, labelled by source.
+  const text = prometheusText(m, 13_000);
+  assert.match(text, /# TYPE pipec_replication_slot_lag_bytes gauge\npipec_replication_slot_lag_bytes\{pipeline="p",source="customers"\} 4096\n/);
 });

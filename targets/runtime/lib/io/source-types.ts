@@ -48,7 +48,7 @@ export interface SourceDef {
 }
 
 /** Where a record came from, for dead letters. */
-export type Coordinates = { file: string; line: number } | { partition: string; offset: number };
+export type Coordinates = { file: string; line: number } | { topic?: string; partition: string; offset: number };
 
 /** Callbacks a source calls for each record it produces. */
 export interface SourceSink {
@@ -58,6 +58,13 @@ export interface SourceSink {
   /** A partition was found (files appear in `follow` mode). */
   partitionAdded(id: string): number;
   partitionDone(p: number): void;
+  /**
+   * A partition was taken away (consumer-group rebalance): it no longer holds the source's
+   * watermark back, and does not end the source either.
+   */
+  partitionRevoked(p: number): void;
+  /** A revoked partition is owned again. */
+  partitionReassigned(p: number): void;
   /** Something the user should know that is not an error (e.g. a glob that matches nothing). */
   warn(message: string): void;
 }
@@ -76,5 +83,16 @@ export interface RunningSource {
   afterCheckpoint?(): Promise<void>;
   /** Consumer lag, for sources that have one (records behind and seconds behind). */
   lag?(): { records: number; seconds: number };
+  /**
+   * Coordinates of the record last handed over for partition `p`, for dead letters the
+   * runner raises itself (e.g. a NULL watermark column); without it the runner derives them
+   * from `position()`.
+   */
+  lastCoordinates?(p: number): Coordinates | null;
+  /**
+   * Connector-specific gauges (e.g. `pipec_replication_slot_lag_bytes`), exported on
+   * `/metrics` with a `source` label. Names must start with `pipec_`.
+   */
+  gauges?(): Record<string, { help: string; value: number }>;
   close(): Promise<void>;
 }

@@ -1,17 +1,28 @@
 // Registers the `kafka` source and sink with the runtime's connector registry. An exactly-once
 // Kafka sink sends the offsets of every Kafka source of the same run (same ConnectorContext)
-// in its transaction.
+// in its transaction. Rebalances reach the runner: a checkpoint before partitions move (so
+// positions and state are durable and offsets committed), and revoked partitions stop holding
+// the watermark back.
 import { registerSink, registerSource, type ConnectorContext } from '../connectors.ts';
 import { KafkaSource } from './kafka-source.ts';
 import { KafkaSink } from './kafka-sink.ts';
 
 const sourcesOfRun = new WeakMap<ConnectorContext, KafkaSource[]>();
 
-/** The pipeline name, once the runtime puts it in the context (an additive field). */
-const pipelineOf = (ctx: ConnectorContext): string | undefined => (ctx as ConnectorContext & { pipeline?: string }).pipeline;
-
 registerSource('kafka', (def, out, ctx) => {
-  const src = new KafkaSource(def, out, { env: ctx.env, pipeline: pipelineOf(ctx) });
+  const src = new KafkaSource(def, out, {
+    env: ctx.env,
+    pipeline: ctx.pipeline,
+    hooks: {
+      onRebalancing: () => ctx.requestCheckpoint(),
+      onRevoked: (parts) => {
+        for (const p of parts) out.partitionRevoked(p.index);
+      },
+      onAssigned: (parts) => {
+        for (const p of parts) out.partitionReassigned(p.index);
+      },
+    },
+  });
   const list = sourcesOfRun.get(ctx) ?? [];
   list.push(src);
   sourcesOfRun.set(ctx, list);
@@ -23,7 +34,7 @@ registerSink(
   (def, ctx) =>
     new KafkaSink(def, {
       env: ctx.env,
-      pipeline: pipelineOf(ctx),
+      pipeline: ctx.pipeline,
       // Lazy: the runner creates sinks before sources.
       offsets: () => (sourcesOfRun.get(ctx) ?? []).map((s) => s.transactionOffsets(s.position())),
     }),

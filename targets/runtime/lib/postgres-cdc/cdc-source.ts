@@ -392,6 +392,12 @@ export class PostgresCdcSource implements RunningSource {
     await this.commit(this.position());
   }
 
+  /** Replication-slot lag on `/metrics` (WAL bytes the slot still holds back). */
+  gauges(): Record<string, { help: string; value: number }> {
+    if (this.slotLagBytes === null) return {};
+    return { pipec_replication_slot_lag_bytes: { help: 'WAL bytes between the server and the confirmed position of the replication slot.', value: this.slotLagBytes } };
+  }
+
   /** Writes a non-transactional WAL message so an idle database still moves the slot along. */
   private async heartbeat(): Promise<void> {
     try {

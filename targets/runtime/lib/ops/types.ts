@@ -37,3 +37,20 @@ export interface StatefulOp {
 }
 
 export const END_OF_TIME = Number.POSITIVE_INFINITY;
+
+/**
+ * Kind of a changelog row (Flink's RowKind): insert, update-before (the old row an update
+ * retracts), update-after, delete. Rows of append streams carry no kind (= insert); rows of
+ * changelog streams carry it as the array's `kind` property, set by the source that knows it
+ * (`setRowKind`) and kept by every operator that passes rows on.
+ */
+export type RowKind = '+I' | '-U' | '+U' | '-D';
+
+export function setRowKind(row: Row, kind: RowKind): Row {
+  if (kind !== '+I') (row as Row & { kind?: RowKind }).kind = kind;
+  return row;
+}
+
+export function rowKind(row: Row): RowKind {
+  return (row as Row & { kind?: RowKind }).kind ?? '+I';
+}

@@ -16,6 +16,11 @@ export interface ConnectorContext {
   /** The pipeline's name (default group ids, transactional ids, Iceberg snapshot summaries). */
   pipeline: string;
   /**
+   * Whether this run takes durable checkpoints (a checkpoint dir is set). Without them
+   * `afterCheckpoint` is never called and a two-phase sink publishes its output at `close()`.
+   */
+  checkpointing: boolean;
+  /**
    * Every source's current position by source name, JSON-safe: what the next checkpoint
    * records. Sinks store it with their commits (Iceberg snapshot summaries, ClickHouse
    * deduplication tokens) so a replay can recognise output it already wrote.
@@ -28,6 +33,12 @@ export interface ConnectorContext {
    * is rebalancing: positions and state must be durable before partitions move).
    */
   requestCheckpoint(): void;
+  /**
+   * The run's checkpoint directory (absolute), or null when the run takes no checkpoints. A
+   * sink that finishes its commit only once a checkpoint is durable keeps what it needs to
+   * finish there; without checkpoints nothing resumes, so it commits in `commit()` itself.
+   */
+  checkpointDir: string | null;
 }
 
 export type SourceFactory = (def: SourceDef, out: SourceSink, ctx: ConnectorContext) => RunningSource;

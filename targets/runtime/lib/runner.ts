@@ -95,11 +95,13 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     env: opts.env,
     stdout: out,
     pipeline: def.name,
+    checkpointing: opts.checkpointDir !== undefined && opts.checkpointDir !== '',
     sourcePositions: () => Object.fromEntries(srcs.map((s) => [s.src.def.name, encodeState(s.src.position())])),
     warn: (message) => err(`pipec: ${message}\n`),
     requestCheckpoint: () => {
       checkpointRequested = true;
     },
+    checkpointDir: opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
   };
   for (const s of def.sinks) {
     if (opts.discardSinks) {
@@ -270,6 +272,14 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     }
     if (resumed.finished) {
       err(`pipec: pipeline '${def.name}' already ran to the end of its input (checkpoint in ${ckDir})\n`);
+      // Two-phase sinks (Iceberg) may still have to publish what the final checkpoint recorded.
+      try {
+        for (const [id, s] of sinks) s.open(resumed.sinks[id] ?? null);
+        for (const s of sinks.values()) await s.close();
+      } catch (e) {
+        err(`pipec: pipeline '${def.name}' failed: ${(e as Error).stack ?? String(e)}\n`);
+        return { exitCode: 1 };
+      }
       return { exitCode: 0 };
     }
     ckSeq = resumed.seq;

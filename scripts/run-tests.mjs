@@ -1,9 +1,9 @@
-// Runs the test files under the given folders (default: test/) with node's test runner.
+// Runs the given test files and the test files under the given folders (default: test/) with node's test runner.
 // Node 20 does not expand globs in `node --test`, so this finds the files itself. It prints
 // the spec reporter's output and ends with one plain `N passed, N failed` line read from its
 // closing counts, so a run that executed no test is visible.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -22,7 +22,7 @@ function find(dir) {
   return out;
 }
 
-const files = roots.flatMap((r) => find(join(root, r))).map((f) => relative(root, f)).sort();
+const files = roots.flatMap((r) => (statSync(join(root, r)).isFile() ? [join(root, r)] : find(join(root, r)))).map((f) => relative(root, f)).sort();
 if (files.length === 0) {
   console.error(`run-tests: no *.test.ts files under ${roots.join(', ')}`);
   process.exit(1);

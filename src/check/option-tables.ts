@@ -20,6 +20,8 @@ export const SOURCE_OPTIONS: Record<(typeof SOURCE_CONNECTORS)[number], OptSpec[
     { key: 'key', type: str },
     { key: 'startup', type: oneOf('earliest', 'latest', 'committed') },
     { key: 'partitions', type: int(1) },
+    // Runtime: bytes fetched per partition and request.
+    { key: 'fetch.max_bytes', type: int(1) },
   ],
   'postgres-cdc': [
     ...common,
@@ -29,6 +31,9 @@ export const SOURCE_OPTIONS: Record<(typeof SOURCE_CONNECTORS)[number], OptSpec[
     { key: 'publication', type: str },
     { key: 'snapshot', type: oneOf('initial', 'never') },
     { key: 'heartbeat', type: duration },
+    // Runtime: rows per cursor fetch of the initial snapshot; how long to keep reconnecting.
+    { key: 'snapshot.fetch_size', type: int(1) },
+    { key: 'reconnect_timeout', type: duration },
   ],
   file: [
     ...common,
@@ -66,6 +71,13 @@ export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> =
     { key: 'ttl', type: str },
     { key: 'user', type: str },
     { key: 'password', type: str },
+    // Runtime sink: batching, retries and insert deduplication (docs/cdc-and-clickhouse-sink.md).
+    { key: 'batch_size', type: int(1) },
+    { key: 'flush_interval', type: duration },
+    { key: 'max_attempts', type: int(1) },
+    { key: 'retry_backoff', type: duration },
+    { key: 'max_retry_backoff', type: duration },
+    { key: 'dedup', type: oneOf('auto', 'token', 'off') },
   ],
   iceberg: [
     { key: 'connector', type: str, required: true },
@@ -90,6 +102,7 @@ export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> =
     { key: 'enable.idempotence', type: bool },
     { key: 'idempotence', type: bool },
     { key: 'delivery', type: oneOf('exactly-once', 'at-least-once') },
+    { key: 'transactional_id', type: str },
   ],
   stdout: [
     { key: 'connector', type: str, required: true },
@@ -123,7 +136,11 @@ export const CATALOG_OPTIONS: Record<(typeof CATALOG_TYPES)[number], OptSpec[]> 
   ],
 };
 
-export const PIPELINE_OPTIONS: OptSpec[] = [{ key: 'checkpoint_interval', type: duration }];
+export const PIPELINE_OPTIONS: OptSpec[] = [
+  { key: 'checkpoint_interval', type: duration },
+  // Runtime: where undecodable records go (default `<pipeline>.dead-letters.ndjson`).
+  { key: 'dead_letter_path', type: str },
+];
 
 export const VIEW_OPTIONS: OptSpec[] = [{ key: 'state_ttl', type: duration }];
 

@@ -135,3 +135,15 @@ test('datagen bounds must fit their column: numbers, timestamps, duration steps'
   fields.n.min = 1, fields.n.max = 9, fields.ts.min = '2026-01-01 00:00:00', fields.ts.step = '30 ms');`);
   assert.deepEqual(ok.codes, []);
 });
+
+test('the options the runtime connectors read are accepted and typed (batching, retries, dedup, fetch size, dead letters)', async () => {
+  const ok = await check(`PIPELINE p WITH (dead_letter_path = 'dl/p.ndjson');
+CREATE SOURCE s (a INT) WITH (connector = 'kafka', topic = 'x', fetch.max_bytes = 65536);
+CREATE SOURCE c (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH (connector = 'postgres-cdc', dsn = 'postgres://h/db', table = 'public.t', snapshot.fetch_size = 1000, reconnect_timeout = '1 min');
+CREATE SINK ch FROM s WITH (connector = 'clickhouse', table = 'db.t', batch_size = 10000, flush_interval = '1 s', max_attempts = 6, retry_backoff = '200 ms', max_retry_backoff = '10 s', dedup = 'token');
+CREATE SINK k FROM s WITH (connector = 'kafka', topic = 'o', delivery = 'exactly-once', transactional_id = 'tx-1');`);
+  assert.deepEqual(ok.errors, []);
+  const bad = await check(`CREATE SOURCE s (a INT) WITH (connector = 'kafka', topic = 'x', fetch.max_bytes = '1 MB');
+CREATE SINK ch FROM s WITH (connector = 'clickhouse', table = 'db.t', batch_size = 0, dedup = 'maybe');`);
+  assert.deepEqual(bad.errors, ['invalid-option-value', 'invalid-option-value', 'invalid-option-value']);
+});

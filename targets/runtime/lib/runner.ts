@@ -328,7 +328,16 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       metrics.lastCheckpointMs = performance.now() - t0;
       // Only now, with sinks durable and positions recorded, may sources acknowledge upstream
       // (e.g. commit Kafka offsets).
-      for (const s of srcs) await s.src.afterCheckpoint?.();
+      for (const s of srcs) {
+        try {
+          await s.src.afterCheckpoint?.();
+        } catch (e) {
+          // The checkpoint holds the positions (they win on resume); acknowledging upstream is
+          // only housekeeping (e.g. a group rebalancing refuses offset commits). The next
+          // checkpoint acknowledges again.
+          err(`pipec: source '${s.src.def.name}': could not acknowledge checkpoint ${ckSeq} upstream (retried at the next checkpoint): ${(e as Error).message}\n`);
+        }
+      }
       for (const s of sinks.values()) await s.afterCheckpoint?.();
     }
   }

@@ -9,6 +9,7 @@ import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
 import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
+import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 
 export interface Unsupported {
   what: string;
@@ -81,6 +82,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
 
   for (const s of sources) if (!hasSource(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (!hasSink(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
+  for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
   for (const o of ops) if (o.op === 'temporal_join') unsupported.push({ what: 'temporal join', name: o.id, span: o.span });
 
   // Row layout of each source: its used columns, plus the watermark column when pruned away.
@@ -261,7 +263,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');

@@ -2,6 +2,7 @@
 // themselves (Kafka). The code generator asks this module what it can run, and the runtime
 // bundle imports it, so the two always agree.
 import './kafka/register.ts';
+import './iceberg/register.ts';
 // Not registered yet: the PostgreSQL CDC source (lib/postgres-cdc/) — the runner has no
 // changelog model, so deletes and updates would flow as inserts — and the ClickHouse sink
 // (lib/clickhouse/), whose registration pulls in the CDC one. Until the runner carries

@@ -16,11 +16,6 @@ export interface ConnectorContext {
   /** The pipeline's name (default group ids, transactional ids, Iceberg snapshot summaries). */
   pipeline: string;
   /**
-   * Whether this run takes durable checkpoints (a checkpoint dir is set). Without them
-   * `afterCheckpoint` is never called and a two-phase sink publishes its output at `close()`.
-   */
-  checkpointing: boolean;
-  /**
    * Every source's current position by source name, JSON-safe: what the next checkpoint
    * records. Sinks store it with their commits (Iceberg snapshot summaries, ClickHouse
    * deduplication tokens) so a replay can recognise output it already wrote.

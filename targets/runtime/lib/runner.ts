@@ -95,7 +95,6 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     env: opts.env,
     stdout: out,
     pipeline: def.name,
-    checkpointing: opts.checkpointDir !== undefined && opts.checkpointDir !== '',
     sourcePositions: () => Object.fromEntries(srcs.map((s) => [s.src.def.name, encodeState(s.src.position())])),
     warn: (message) => err(`pipec: ${message}\n`),
     requestCheckpoint: () => {
@@ -420,7 +419,15 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     err(`pipec: pipeline '${def.name}' failed: ${(e as Error).stack ?? String(e)}\n`);
     exitCode = 1;
   } finally {
-    for (const s of sinks.values()) await s.close();
+    for (const s of sinks.values()) {
+      // A sink may publish at close (Iceberg without checkpoints): its failure fails the run.
+      try {
+        await s.close();
+      } catch (e) {
+        err(`pipec: sink '${s.def.name}' failed to close: ${(e as Error).stack ?? String(e)}\n`);
+        exitCode = 1;
+      }
+    }
     for (const s of srcs) await s.src.close();
     if (deadOpened) deadFile.close();
     if (handleSignals) {

@@ -1,6 +1,6 @@
 // Opens the catalog a `CREATE CATALOG` statement describes, with its options' values as
 // resolved for this run (profile and environment). Relative warehouse paths resolve against
-// the spec's folder.
+// the spec's folder (`pipec compact`) or the pipeline's base dir (the runtime's Iceberg sink).
 import { isAbsolute, resolve } from 'node:path';
 import type { IrCatalog } from '../../../../src/plan/ir.ts';
 import type { Catalog } from './catalog.ts';
@@ -16,13 +16,18 @@ function warehouseLocation(value: string | undefined, baseDir: string): string {
 }
 
 export async function openCatalog(c: IrCatalog, baseDir: string): Promise<Catalog> {
-  const opt = (k: string): string | undefined => c.options[k]?.value;
-  switch (c.type) {
+  return openCatalogWith(c.name, c.type, Object.fromEntries(Object.entries(c.options).map(([k, o]) => [k, o.value])), baseDir);
+}
+
+/** The same, from option values already resolved (what generated runtime code holds). */
+export async function openCatalogWith(name: string, type: IrCatalog['type'], options: Record<string, string>, baseDir: string): Promise<Catalog> {
+  const opt = (k: string): string | undefined => options[k];
+  switch (type) {
     case 'filesystem':
-      return new FilesystemCatalog(c.name, warehouseLocation(opt('warehouse'), baseDir));
+      return new FilesystemCatalog(name, warehouseLocation(opt('warehouse'), baseDir));
     case 'sql':
-      return SqlCatalog.open(c.name, opt('uri') ?? '', warehouseLocation(opt('warehouse'), baseDir));
+      return SqlCatalog.open(name, opt('uri') ?? '', warehouseLocation(opt('warehouse'), baseDir));
     case 'rest':
-      return new RestCatalog(c.name, opt('uri') ?? '', { warehouse: opt('warehouse'), token: opt('token'), credential: opt('credential') });
+      return new RestCatalog(name, opt('uri') ?? '', { warehouse: opt('warehouse'), token: opt('token'), credential: opt('credential') });
   }
 }

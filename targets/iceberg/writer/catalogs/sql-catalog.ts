@@ -36,7 +36,13 @@ const DDL = [
 ];
 
 async function sqliteDriver(path: string): Promise<SqlDriver> {
-  const { default: Database } = await import('better-sqlite3');
+  // Native: loaded only here, and kept out of bundles (it must be installed where they run).
+  let Database: typeof import('better-sqlite3');
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch {
+    throw new Error(`a SQLite catalog needs the better-sqlite3 package, which cannot be loaded here (install it next to the pipeline: npm install better-sqlite3)`);
+  }
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   // One SQL text serves both databases: PostgreSQL's `$N` become better-sqlite3's named `@pN`.

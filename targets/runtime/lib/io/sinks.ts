@@ -9,6 +9,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Row } from '../ops/types.ts';
 import type { ColumnDef } from './source-types.ts';
 import { formatDecimal } from '../values.ts';
+import type { IcebergSinkSpec } from '../iceberg/spec.ts';
 
 export interface SinkDef {
   id: string;
@@ -20,6 +21,8 @@ export interface SinkDef {
   json: (row: Row) => string;
   /** Display text per cell for table output. */
   cells: (row: Row) => string[];
+  /** `connector = 'iceberg'`: the table, catalog and write settings (lib/iceberg/). */
+  iceberg?: IcebergSinkSpec;
 }
 
 export interface RunningSink {

@@ -92,7 +92,100 @@ export function definePipeline(env) {
         "connector": "iceberg",
         "partition_by": "bucket(16, customer_id)",
         "table": "a.revenue",
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_lake_out, cells: cells_lake_out },
+      }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_lake_out, cells: cells_lake_out, iceberg: {
+        table: "a.revenue",
+        catalog: { name: "lake", type: "filesystem", options: {
+          "type": "filesystem",
+          "warehouse": rt.subst("${PIPEC_WAREHOUSE}", env),
+        } },
+        formatVersion: 2, targetFileSizeBytes: 536870912, commitIntervalMs: 10000,
+        writeMode: "copy-on-write", compression: "snappy",
+        changelog: "append", upsertKey: null,
+        metadata: {
+          "format-version": 2,
+          "last-sequence-number": 0,
+          "last-updated-ms": 0,
+          "last-column-id": 4,
+          "current-schema-id": 0,
+          "schemas": [
+            {
+              "schema-id": 0,
+              "type": "struct",
+              "fields": [
+                {
+                  "id": 1,
+                  "name": "customer_id",
+                  "required": false,
+                  "type": "long"
+                },
+                {
+                  "id": 2,
+                  "name": "window_start",
+                  "required": true,
+                  "type": "timestamp"
+                },
+                {
+                  "id": 3,
+                  "name": "window_end",
+                  "required": true,
+                  "type": "timestamp"
+                },
+                {
+                  "id": 4,
+                  "name": "revenue",
+                  "required": false,
+                  "type": "decimal(38, 2)"
+                }
+              ]
+            }
+          ],
+          "default-spec-id": 0,
+          "partition-specs": [
+            {
+              "spec-id": 0,
+              "fields": [
+                {
+                  "source-id": 1,
+                  "field-id": 1000,
+                  "name": "customer_id_bucket_16",
+                  "transform": "bucket[16]"
+                }
+              ]
+            }
+          ],
+          "last-partition-id": 1000,
+          "default-sort-order-id": 0,
+          "sort-orders": [
+            {
+              "order-id": 0,
+              "fields": []
+            }
+          ],
+          "properties": {
+            "commit.retry.max-wait-ms": "60000",
+            "commit.retry.min-wait-ms": "100",
+            "commit.retry.num-retries": "10",
+            "commit.retry.total-timeout-ms": "1800000",
+            "pipec.commit-interval-ms": "10000",
+            "pipec.pipeline": "input",
+            "pipec.sink": "lake_out",
+            "write.delete.mode": "copy-on-write",
+            "write.format.default": "parquet",
+            "write.merge.mode": "copy-on-write",
+            "write.metadata.delete-after-commit.enabled": "true",
+            "write.metadata.previous-versions-max": "100",
+            "write.parquet.compression-codec": "snappy",
+            "write.target-file-size-bytes": "536870912",
+            "write.update.mode": "copy-on-write"
+          },
+          "current-snapshot-id": null,
+          "refs": {},
+          "snapshots": [],
+          "statistics": [],
+          "snapshot-log": [],
+          "metadata-log": []
+        },
+      } },
     ],
     instantiate(b) {
       const sink_lake_out = b.sink("lake_out");

@@ -1,0 +1,201 @@
+// The runtime's Iceberg sink: exactly-once appends with a two-phase commit aligned with the
+// runner's checkpoints (the shape of Flink's Iceberg committer).
+//   write()           rows are buffered; a full buffer becomes Parquet data files (not yet listed anywhere)
+//   commit()          before a checkpoint: buffered rows become data files, made durable; the
+//                     progress lists every data file not yet in the table, by checkpoint seq
+//   afterCheckpoint() the checkpoint is durable: once `commit_interval` has passed since the last
+//                     table commit, every pending file goes into the table in ONE snapshot whose
+//                     summary holds pipec.pipeline / pipec.sink / pipec.checkpoint-seq /
+//                     pipec.source-positions
+//   open(progress)    after a crash: batches whose seq a snapshot of this pipeline's sink already
+//                     covers are dropped, the others are committed now; files written after the
+//                     last checkpoint are orphans, never referenced (`pipec compact` removes them)
+//   close()           publishes what durable checkpoints recorded (everything, without checkpoints)
+import * as path from 'node:path';
+import type { Row } from '../ops/types.ts';
+import type { RunningSink, SinkDef } from '../io/sinks.ts';
+import { fsyncDir } from '../io/sinks.ts';
+import type { ConnectorContext } from '../connectors.ts';
+import type { DataFile } from '../../../iceberg/writer/manifests.ts';
+import { exists, toPath } from '../../../iceberg/writer/file-io.ts';
+import type { IcebergSinkSpec } from './spec.ts';
+import { bindTable, IcebergSinkError, SinkLabel, type BoundTable } from './table-binding.ts';
+import { decodeState } from '../codec.ts';
+import { committedSeq, decodeProgress, encodeProgress, SUMMARY, type Batch, type Progress } from './progress.ts';
+
+/** Source positions as plain JSON for people and other tools (Maps → objects, BigInts → strings). */
+function plainJson(positions: Record<string, unknown>): string {
+  const plain = (v: unknown): unknown => {
+    if (typeof v === 'bigint') return v.toString();
+    if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]));
+    if (v instanceof Set) return [...v].map(plain);
+    if (Array.isArray(v)) return v.map(plain);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+    return v;
+  };
+  return JSON.stringify(plain(decodeState(positions)));
+}
+
+/** Thrown inside the commit loop when the table already holds this commit (an earlier attempt won). */
+class AlreadyCommitted extends Error {}
+
+/** Test hook (`PIPEC_TEST_ICEBERG_CRASH`): die like a SIGKILL at one point of the protocol. */
+type CrashPoint = 'before-table-commit' | 'after-table-commit';
+
+/** Rows buffered before a data file is written regardless of size (bounds memory). */
+const MAX_BUFFER_ROWS = 500_000;
+
+export class IcebergSink implements RunningSink {
+  rowsOut = 0;
+  private readonly spec: IcebergSinkSpec;
+  private readonly label: SinkLabel;
+  private readonly crashAt: CrashPoint | null;
+  private ready: Promise<void> | null = null;
+  private failure: Error | null = null;
+  /** The failure reached the runner through commit()/afterCheckpoint(). */
+  private reported = false;
+  private table: BoundTable | null = null;
+  private buffer: Row[] = [];
+  /** Data files written since the last commit(): in no checkpoint yet. */
+  private written: DataFile[] = [];
+  private pending: Batch[] = [];
+  /** Sequence number of the last commit() (checkpoint) and of the last durable one. */
+  private seq = 0;
+  private durableSeq = 0;
+  private lastTableCommit = Date.now();
+  private bytesPerRow = 64;
+
+  constructor(
+    readonly def: SinkDef,
+    private readonly ctx: ConnectorContext,
+  ) {
+    if (!def.iceberg) throw new Error('internal: an Iceberg sink definition without its table settings');
+    this.spec = def.iceberg;
+    this.label = new SinkLabel(def.name, this.spec);
+    if (!this.spec.catalog) throw this.label.error('the sink names no declared catalog');
+    if (this.spec.changelog !== 'append') throw this.label.error(`${this.spec.changelog} input is not supported yet (only append streams)`);
+    const crash = ctx.env.PIPEC_TEST_ICEBERG_CRASH;
+    this.crashAt = crash === 'before-table-commit' || crash === 'after-table-commit' ? crash : null;
+  }
+
+  open(progress: unknown): void {
+    this.ready = this.start(decodeProgress(progress));
+    // Reported by the next commit()/close(); never an unhandled rejection.
+    this.ready.catch((e: Error) => (this.failure = e));
+  }
+
+  private async start(progress: Progress | null): Promise<void> {
+    this.table = await bindTable(this.def, this.spec, this.ctx.baseDir, this.label);
+    const meta = this.table.loaded.metadata;
+    const inTable = committedSeq(meta, this.ctx.pipeline, this.def.name);
+    // Numbering continues the table's, so a run started without a checkpoint never reuses a
+    // sequence number that an earlier run already committed.
+    this.seq = Math.max(progress?.seq ?? 0, inTable);
+    // Every batch of a checkpoint we resume from is durable by definition.
+    this.durableSeq = this.seq;
+    const left = (progress?.pending ?? []).filter((b) => b.seq > inTable);
+    for (const b of left) {
+      for (const f of b.files) {
+        if (!exists(f.filePath)) throw this.label.error(`data file ${f.filePath} of checkpoint ${b.seq} is gone; its rows cannot be committed`);
+      }
+    }
+    this.pending = left;
+    if (left.length > 0) await this.publish(left);
+  }
+
+  private async whenReady(): Promise<BoundTable> {
+    if (!this.ready) throw new Error('internal: Iceberg sink used before open()');
+    await this.ready.catch(() => undefined);
+    if (this.failure) {
+      this.reported = true;
+      throw this.failure;
+    }
+    return this.table!;
+  }
+
+  write(row: Row): void {
+    this.rowsOut++;
+    this.buffer.push(row);
+    if (this.table && (this.buffer.length >= MAX_BUFFER_ROWS || this.buffer.length * this.bytesPerRow >= this.spec.targetFileSizeBytes)) this.roll(this.table);
+  }
+
+  flush(): void {}
+
+  /** Buffered rows → durable Parquet data files (grouped by partition, split at the target size). */
+  private roll(t: BoundTable): void {
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer.map(t.toRecord);
+    this.buffer = [];
+    const files = t.writer.writeFilesFor(t.loaded.metadata, rows);
+    // The files were fsynced before their rename; the directory entries need it too.
+    for (const dir of new Set(files.map((f) => path.dirname(toPath(f.filePath))))) fsyncDir(dir);
+    const bytes = files.reduce((n, f) => n + f.fileSizeInBytes, 0);
+    if (rows.length > 0) this.bytesPerRow = Math.max(1, bytes / rows.length);
+    this.written.push(...files);
+  }
+
+  async commit(): Promise<unknown> {
+    const t = await this.whenReady();
+    this.roll(t);
+    this.seq++;
+    if (this.written.length > 0) {
+      this.pending.push({ seq: this.seq, files: this.written, positions: this.ctx.sourcePositions() });
+      this.written = [];
+    }
+    return encodeProgress({ seq: this.seq, pending: this.pending });
+  }
+
+  async afterCheckpoint(): Promise<void> {
+    await this.whenReady();
+    this.durableSeq = this.seq;
+    if (this.pending.length > 0 && Date.now() - this.lastTableCommit >= this.spec.commitIntervalMs) await this.publish(this.pending);
+  }
+
+  /** Commits `batches` to the table in one snapshot, unless a snapshot already covers them. */
+  private async publish(batches: Batch[]): Promise<void> {
+    if (batches.length === 0) return;
+    const t = this.table!;
+    const top = batches[batches.length - 1]!;
+    const properties = {
+      [SUMMARY.pipeline]: this.ctx.pipeline,
+      [SUMMARY.sink]: this.def.name,
+      [SUMMARY.seq]: String(top.seq),
+      [SUMMARY.positions]: plainJson(top.positions),
+    };
+    if (this.crashAt === 'before-table-commit') process.kill(process.pid, 'SIGKILL');
+    try {
+      await t.writer.commit(
+        'append',
+        properties,
+        batches.flatMap((b) => b.files),
+        async (meta) => {
+          // A retried attempt whose predecessor did land (e.g. a lost REST response) must not add the files twice.
+          if (committedSeq(meta, this.ctx.pipeline, this.def.name) >= top.seq) throw new AlreadyCommitted();
+          return { replaced: new Set<string>() };
+        },
+      );
+    } catch (e) {
+      if (!(e instanceof AlreadyCommitted)) throw e instanceof IcebergSinkError ? e : this.label.error('commit failed', e);
+    }
+    if (this.crashAt === 'after-table-commit') process.kill(process.pid, 'SIGKILL');
+    this.pending = this.pending.filter((b) => b.seq > top.seq);
+    this.lastTableCommit = Date.now();
+  }
+
+  async close(): Promise<void> {
+    if (!this.ready) return;
+    try {
+      await this.ready.catch(() => undefined);
+      if (this.failure) {
+        if (this.reported) return;
+        throw this.failure;
+      }
+      // With checkpoints, only what a durable checkpoint recorded may be published: anything
+      // newer is replayed from the last checkpoint by the next run.
+      const publishable = this.ctx.checkpointDir !== null ? this.pending.filter((b) => b.seq <= this.durableSeq) : this.pending;
+      await this.publish(publishable);
+    } finally {
+      await this.table?.catalog.close().catch(() => undefined);
+    }
+  }
+}

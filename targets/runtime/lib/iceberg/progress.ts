@@ -1,0 +1,51 @@
+// What an Iceberg sink records in a checkpoint, and what it reads back from the table's
+// snapshot summaries to know which checkpoints are already in the table.
+import { encodeState, decodeState } from '../codec.ts';
+import type { DataFile } from '../../../iceberg/writer/manifests.ts';
+import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+
+/** Data files closed by one checkpoint. */
+export interface Batch {
+  /** The sink's checkpoint sequence number (continues the table's numbering for this sink). */
+  seq: number;
+  files: DataFile[];
+  /** `ctx.sourcePositions()` when the checkpoint was taken: goes into the snapshot summary. */
+  positions: Record<string, unknown>;
+}
+
+export interface Progress {
+  /** The last sequence number handed to a checkpoint. */
+  seq: number;
+  /** Batches recorded by checkpoints but not yet committed to the table, oldest first. */
+  pending: Batch[];
+}
+
+export const SUMMARY = {
+  pipeline: 'pipec.pipeline',
+  sink: 'pipec.sink',
+  seq: 'pipec.checkpoint-seq',
+  positions: 'pipec.source-positions',
+} as const;
+
+export function encodeProgress(p: Progress): unknown {
+  return { v: 1, seq: p.seq, pending: encodeState(p.pending) };
+}
+
+export function decodeProgress(raw: unknown): Progress | null {
+  if (raw === null || raw === undefined) return null;
+  const r = raw as { v?: number; seq?: number; pending?: unknown };
+  if (r.v !== 1 || typeof r.seq !== 'number') throw new Error('the checkpoint holds Iceberg sink progress of an unknown version');
+  return { seq: r.seq, pending: decodeState(r.pending) as Batch[] };
+}
+
+/** The highest checkpoint sequence number any snapshot of this pipeline's sink committed (0: none). */
+export function committedSeq(meta: TableMetadata, pipeline: string, sink: string): number {
+  let max = 0;
+  for (const s of meta.snapshots ?? []) {
+    const sum = s.summary ?? {};
+    if (sum[SUMMARY.pipeline] !== pipeline || sum[SUMMARY.sink] !== sink) continue;
+    const n = Number(sum[SUMMARY.seq]);
+    if (Number.isFinite(n) && n > max) max = n;
+  }
+  return max;
+}

@@ -1,5 +1,8 @@
 // Emits the specialized AggFns of one aggregation operator: key extraction, an accumulator
 // laid out as a flat array of slots, add/merge per aggregate, and the output row builder.
+// Over a changelog input (`retract`) the accumulators can also take rows back: sums keep a
+// count (NULL again at zero), MIN/MAX/COUNT DISTINCT keep value→count multisets, FIRST/
+// LAST_VALUE keep their entries in arrival order; append inputs never pay for that state.
 import type { IrAggregate, IrNamedExpr, SqlType } from '../../../src/plan/ir.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
@@ -12,6 +15,8 @@ export interface AggCodeInput {
   windowColumns: ('window_start' | 'window_end' | 'window_time')[];
   /** Makes a scope over the input row variable `r` with temporaries declared by the caller. */
   scope: (temps: string[]) => ExprScope;
+  /** The input is a changelog: emit `retract` and retractable accumulators. */
+  retract?: boolean;
 }
 
 /** Returns the source text of an object literal implementing AggFns. */
@@ -40,7 +45,9 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
   const init: string[] = [];
   const add: string[] = [];
   const merge: string[] = [];
+  const retract: string[] = [];
   const results: string[] = [];
+  const R = x.retract === true;
   const temps: string[] = [];
   const sc = x.scope(temps);
   let slot = 0;
@@ -57,6 +64,7 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
         init.push('0');
         add.push(`a[${i}]++;`);
         merge.push(`a[${i}] += b[${i}];`);
+        retract.push(`a[${i}]--;`);
         results.push(`a[${i}]`);
         slot += 1;
         break;
@@ -64,46 +72,68 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
         init.push('0');
         add.push(arg!.type.nullable ? `if (${arg!.code} !== null) a[${i}]++;` : `a[${i}]++;`);
         merge.push(`a[${i}] += b[${i}];`);
+        retract.push(arg!.type.nullable ? `if (${arg!.code} !== null) a[${i}]--;` : `a[${i}]--;`);
         results.push(`a[${i}]`);
         slot += 1;
         break;
-      case 'count_distinct': {
-        init.push('new Set()');
-        const v = t();
-        add.push(`if ((${v} = ${arg!.code}) !== null) a[${i}].add(${v});`);
-        merge.push(`for (const v of b[${i}]) a[${i}].add(v);`);
-        results.push(`a[${i}].size`);
-        slot += 1;
-        break;
-      }
+      case 'count_distinct':
       case 'approx_count_distinct': {
-        init.push('null');
         const v = t();
-        add.push(`if ((${v} = ${arg!.code}) !== null) rt.hllAdd(a[${i}] ??= rt.hllNew(), ${v});`);
-        merge.push(`if (b[${i}] !== null) rt.hllMerge(a[${i}] ??= rt.hllNew(), b[${i}]);`);
-        results.push(`(a[${i}] === null ? 0 : rt.hllCount(a[${i}]))`);
+        if (R) {
+          // Exact over a changelog (a HyperLogLog cannot forget a value): value → count.
+          init.push('new Map()');
+          add.push(`if ((${v} = ${arg!.code}) !== null) rt.msAdd(a[${i}], ${v});`);
+          retract.push(`if ((${v} = ${arg!.code}) !== null) rt.msRemove(a[${i}], ${v});`);
+          results.push(`a[${i}].size`);
+        } else if (agg.fn === 'count_distinct') {
+          init.push('new Set()');
+          add.push(`if ((${v} = ${arg!.code}) !== null) a[${i}].add(${v});`);
+          merge.push(`for (const v of b[${i}]) a[${i}].add(v);`);
+          results.push(`a[${i}].size`);
+        } else {
+          init.push('null');
+          add.push(`if ((${v} = ${arg!.code}) !== null) rt.hllAdd(a[${i}] ??= rt.hllNew(), ${v});`);
+          merge.push(`if (b[${i}] !== null) rt.hllMerge(a[${i}] ??= rt.hllNew(), b[${i}]);`);
+          results.push(`(a[${i}] === null ? 0 : rt.hllCount(a[${i}]))`);
+        }
         slot += 1;
         break;
       }
       case 'sum': {
-        init.push('null');
         const v = t();
         const plus = combine(agg.type);
-        add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)};`);
-        merge.push(`if (b[${i}] !== null) a[${i}] = a[${i}] === null ? b[${i}] : ${plus(`a[${i}]`, `b[${i}]`)};`);
+        if (R) {
+          // Sum plus the count of non-NULL values: the sum is NULL again when they are all retracted.
+          init.push('null', '0');
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) { a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)}; a[${i + 1}]++; }`);
+          retract.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) a[${i}] = --a[${i + 1}] === 0 ? null : ${minus(agg.type)(`a[${i}]`, v)};`);
+          slot += 2;
+        } else {
+          init.push('null');
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)};`);
+          merge.push(`if (b[${i}] !== null) a[${i}] = a[${i}] === null ? b[${i}] : ${plus(`a[${i}]`, `b[${i}]`)};`);
+          slot += 1;
+        }
         results.push(`a[${i}]`);
-        slot += 1;
         break;
       }
       case 'min':
       case 'max': {
-        init.push('null');
         const v = t();
         const op = agg.fn === 'min' ? '<' : '>';
-        add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && (a[${i}] === null || ${v} ${op} a[${i}])) a[${i}] = ${v};`);
-        merge.push(`if (b[${i}] !== null && (a[${i}] === null || b[${i}] ${op} a[${i}])) a[${i}] = b[${i}];`);
+        if (R) {
+          // Current extreme plus a value → count multiset to find the next one when it is retracted.
+          init.push('null', 'new Map()');
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) { rt.msAdd(a[${i + 1}], ${v}); if (a[${i}] === null || ${v} ${op} a[${i}]) a[${i}] = ${v}; }`);
+          retract.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && rt.msRemove(a[${i + 1}], ${v}) && ${v} === a[${i}]) a[${i}] = rt.msExtreme(a[${i + 1}], ${agg.fn === 'min' ? -1 : 1});`);
+          slot += 2;
+        } else {
+          init.push('null');
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && (a[${i}] === null || ${v} ${op} a[${i}])) a[${i}] = ${v};`);
+          merge.push(`if (b[${i}] !== null && (a[${i}] === null || b[${i}] ${op} a[${i}])) a[${i}] = b[${i}];`);
+          slot += 1;
+        }
         results.push(`a[${i}]`);
-        slot += 1;
         break;
       }
       case 'avg': {
@@ -114,16 +144,26 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
         const plus = combine(argT);
         add.push(`if ((${v} = ${coerce(arg!, argT, sc)}) !== null) { a[${i}] = a[${i}] === null ? ${v} : ${plus(`a[${i}]`, v)}; a[${i + 1}]++; }`);
         merge.push(`if (b[${i}] !== null) { a[${i}] = a[${i}] === null ? b[${i}] : ${plus(`a[${i}]`, `b[${i}]`)}; a[${i + 1}] += b[${i + 1}]; }`);
+        if (R) retract.push(`if ((${v} = ${coerce(arg!, argT, sc)}) !== null) a[${i}] = --a[${i + 1}] === 0 ? null : ${minus(argT)(`a[${i}]`, v)};`);
         results.push(`(a[${i + 1}] === 0 ? null : ${avgResult(`a[${i}]`, `a[${i + 1}]`, argT, agg.type)})`);
         slot += 2;
         break;
       }
       case 'first_value':
       case 'last_value': {
-        // Value and the arrival sequence number it was seen at (-1: none yet); NULLs are skipped.
-        init.push('null', '-1');
         const v = t();
         const first = agg.fn === 'first_value';
+        if (R) {
+          // Every non-NULL value with its arrival number, in arrival order.
+          init.push('[]');
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) a[${i}].push([seq, ${v}]);`);
+          retract.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) rt.entriesRemove(a[${i}], ${v});`);
+          results.push(first ? `(a[${i}].length === 0 ? null : a[${i}][0][1])` : `(a[${i}].length === 0 ? null : a[${i}][a[${i}].length - 1][1])`);
+          slot += 1;
+          break;
+        }
+        // Value and the arrival sequence number it was seen at (-1: none yet); NULLs are skipped.
+        init.push('null', '-1');
         add.push(
           first
             ? `if (a[${i + 1}] < 0 && (${v} = ${coerce(arg!, agg.type, sc)}) !== null) { a[${i}] = ${v}; a[${i + 1}] = seq; }`
@@ -144,7 +184,11 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
   }
   fn('create()', [`return [${init.join(', ')}];`], []);
   fn('add(a, r, seq)', add, temps);
-  fn('merge(a, b)', merge, []);
+  if (R) {
+    // Only windows merge accumulators, and windows never read a changelog.
+    fn('merge(_a, _b)', [`throw new Error('retractable accumulators are not merged');`], []);
+    fn('retract(a, r)', retract, temps);
+  } else fn('merge(a, b)', merge, []);
   const win = x.windowColumns.map((c) => (c === 'window_start' ? 'ws' : c === 'window_end' ? 'we' : 'we - 1'));
   const keys = x.groupKeys.map((_k, i) => `k[${i}]`);
   fn('output(k, ws, we, a)', [`return [${[...keys, ...win, ...results].join(', ')}];`], []);
@@ -155,6 +199,12 @@ function combine(t: SqlType): (a: string, b: string) => string {
   const d = domainOf(t);
   if (d === 'i64' || d === 'dec') return (a, b) => `rt.add64(${a}, ${b})`;
   return (a, b) => `${a} + ${b}`;
+}
+
+function minus(t: SqlType): (a: string, b: string) => string {
+  const d = domainOf(t);
+  if (d === 'i64' || d === 'dec') return (a, b) => `rt.sub64(${a}, ${b})`;
+  return (a, b) => `${a} - ${b}`;
 }
 
 function avgResult(sum: string, count: string, argT: SqlType, out: SqlType): string {

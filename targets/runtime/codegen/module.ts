@@ -9,6 +9,7 @@ import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
 import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
+import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 
 export interface Unsupported {
@@ -85,6 +86,28 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
   for (const o of ops) if (o.op === 'temporal_join') unsupported.push({ what: 'temporal join', name: o.id, span: o.span });
 
+  // Changelog plumbing (only where the plan has changelogs; append pipelines are unchanged).
+  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
+  // A changelog source's old rows may be key-only (PostgreSQL without REPLICA IDENTITY FULL):
+  // whatever computes on its rows gets them through a changelog normalize (last row per key).
+  // (A temporal join, still unsupported here, will keep its own versioned state.)
+  const computes = (id: string): boolean =>
+    consumersOf(id).some((c) =>
+      c.op === 'project' ? c.exprs.some((x) => x.expr.kind !== 'col' && x.expr.kind !== 'lit') || computes(c.id) : c.op === 'union' ? computes(c.id) : c.op !== 'temporal_join',
+    );
+  const normalized = new Set<string>();
+  for (const o of ops) {
+    if (o.op !== 'scan' || srcById.get(o.source)?.changelog !== 'changelog' || !computes(o.id)) continue;
+    const s = srcById.get(o.source)!;
+    if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
+    else normalized.add(o.source);
+  }
+  // GROUP BY emits '-U' before '+U' when its input retracts or a consumer must retract.
+  const sinksOf = (id: string): IrSink[] => plan.sinks.filter((s) => s.input === id);
+  const needsUpdateBefore = (id: string): boolean =>
+    sinksOf(id).some((s) => s.changelog === 'retract') ||
+    consumersOf(id).some((c) => (c.op === 'project' ? c.changelog === 'retract' || needsUpdateBefore(c.id) : true));
+
   // Row layout of each source: its used columns, plus the watermark column when pruned away.
   const srcCols = new Map<string, IrColumn[]>();
   for (const s of sources) {
@@ -93,6 +116,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       const wc = s.columns[findCol(s.columns, s.watermark.column)];
       if (wc) cols.push(wc);
     }
+    // The changelog normalize keys rows by the primary key, used or not.
+    if (normalized.has(s.id)) for (const k of s.primaryKey!) if (findCol(cols, k) < 0) cols.push(s.columns[findCol(s.columns, k)]!);
     srcCols.set(s.id, cols);
   }
   /** Output row layout of an operator. */
@@ -127,6 +152,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     const csv = s.format === 'csv';
     const needsX = !csv && cols.some((c) => c.type.kind === 'decimal' && c.metadataFrom === null);
     const lines: string[] = [`function decode_${ident(s.id)}(o, e) {`, needsX ? '  let v, x;' : '  let v;'];
+    // A changelog source puts the row kind in the raw record's metadata; old rows ('-U', '-D')
+    // may hold only the key, so NOT NULL is checked on new rows only.
+    const cdc = s.changelog === 'changelog';
+    if (cdc) lines.push(`  const k = rt.rawKind(o);`, `  const old = k === '-U' || k === '-D';`);
     cols.forEach((c, i) => {
       if (c.metadataFrom !== null) lines.push(`  v = rt.meta(o, ${q(c.metadataFrom)});`);
       else {
@@ -137,9 +166,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         lines.push(`  const c${i} = typeof v === 'string' ? v : v == null ? null : rt.BAD;`);
       } else lines.push(`  const c${i} = ${csv ? readerCall(c.type, 'v') : fastReaderCode(c.type, 'v', 'x')};`);
       lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.jsonAny(v); return null; }`);
-      if (!c.type.nullable) lines.push(`  if (c${i} === null) { e.column = ${q(c.name)}; e.reason = 'is NULL but declared NOT NULL'; return null; }`);
+      if (!c.type.nullable) lines.push(`  if (c${i} === null${cdc ? ' && !old' : ''}) { e.column = ${q(c.name)}; e.reason = 'is NULL but declared NOT NULL'; return null; }`);
     });
-    lines.push(`  return [${cols.map((_c, i) => `c${i}`).join(', ')}];`, '}');
+    const row = `[${cols.map((_c, i) => `c${i}`).join(', ')}]`;
+    lines.push(cdc ? `  return rt.setRowKind(${row}, k);` : `  return ${row};`, '}');
     out.push(lines.join('\n'));
   }
 
@@ -172,6 +202,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
             aggregates: o.aggregates,
             windowColumns: o.op === 'window_agg' ? o.windowColumns : [],
             scope: (temps) => scopeOver([inCols], ['r'], temps),
+            retract: opById.get(o.inputs[0]!)!.changelog !== 'append',
           },
           '',
         );
@@ -217,6 +248,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   // ---------------------------------------------------------------- encoders
   for (const s of plan.sinks) {
     const cols = s.schema;
+    // A non-append sink shows each row's kind first: an `op` field / cell (Flink's SQL client).
+    const changelog = s.changelog !== 'append';
     // Segments of the JSON text: constant text is merged so each row costs one concatenation
     // per value (quoted values that never need escaping take their quotes from the constants).
     const segs: { lit: boolean; text: string }[] = [];
@@ -225,8 +258,13 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       if (last?.lit) last.text += t;
       else segs.push({ lit: true, text: t });
     };
+    if (changelog) {
+      lit(`{${JSON.stringify(opColumnName(cols))}:"`);
+      segs.push({ lit: false, text: 'rt.rowKind(r)' });
+      lit('"');
+    }
     cols.forEach((c, i) => {
-      lit((i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
+      lit((i === 0 && !changelog ? '{' : ',') + JSON.stringify(c.name) + ':');
       const v = `r[${i}]`;
       const plainQuoted = !c.type.nullable && (c.type.kind === 'timestamp' || c.type.kind === 'decimal' || c.type.kind === 'date');
       if (plainQuoted) {
@@ -235,10 +273,11 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         lit('"');
       } else segs.push({ lit: false, text: c.type.nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v) });
     });
-    lit(cols.length ? '}' : '{}');
+    lit(cols.length || changelog ? '}' : '{}');
     out.push('', `// sink ${s.name}: ${s.connector}`);
     out.push(`function json_${ident(s.id)}(r) {\n  return ${segs.map((x) => (x.lit ? q(x.text) : x.text)).join('\n    + ')};\n}`);
     const cells = cols.map((c, i) => (c.type.nullable ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
+    if (changelog) cells.unshift('rt.rowKind(r)');
     out.push(`function cells_${ident(s.id)}(r) {\n  return [${cells.join(', ')}];\n}`);
   }
 
@@ -267,7 +306,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
-  out.push(...instantiateCode(plan, ops, layout, srcById).map((l) => '    ' + l));
+  out.push(...instantiateCode(plan, ops, layout, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
   return { body: out.join('\n'), unsupported };
@@ -282,7 +321,15 @@ function sinkOptionsCode(s: IrSink): string {
   return optionsCode(opts, '    ');
 }
 
-function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], srcById: Map<string, IrSource>): string[] {
+interface ChangelogPlan {
+  /** Source ids whose rows pass a changelog normalize first. */
+  normalized: Set<string>;
+  /** A GROUP BY emits '-U' before '+U' (its input retracts, or a consumer must retract). */
+  updateBefore: (op: IrOperator) => boolean;
+  srcById: Map<string, IrSource>;
+}
+
+function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], cl: ChangelogPlan): string[] {
   const L: string[] = [];
   const consumers = new Map<string, string[]>();
   const addConsumer = (id: string, call: string): void => {
@@ -291,8 +338,11 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
     consumers.set(id, a);
   };
   for (const s of plan.sinks) {
-    L.push(`const sink_${ident(s.id)} = b.sink(${q(s.id)});`);
-    if (s.input) addConsumer(s.input, `sink_${ident(s.id)}.write(${remap(layout(s.input), s.schema, 'r')});`);
+    if (s.changelog === 'append') L.push(`const sink_${ident(s.id)} = b.sink(${q(s.id)});`);
+    else L.push(`const sink_${ident(s.id)} = rt.changelogSink(b.sink(${q(s.id)}), ${q(s.changelog)}, ${s.upsertKey ? `[${s.upsertKey.map(q).join(', ')}]` : 'null'});`);
+    if (!s.input) continue;
+    const row = remap(layout(s.input), s.schema, 'r');
+    addConsumer(s.input, `sink_${ident(s.id)}.write(${s.changelog !== 'append' && row !== 'r' ? `rt.withKindOf(${row}, r)` : row});`);
   }
   for (const o of ops) {
     o.inputs.forEach((inp, k) => {
@@ -314,10 +364,18 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         break;
       case 'filter':
         L.push(`function push_${id}(r) {\n  if (pred_${id}(r) === true) emit_${id}(r);\n}`);
+        if (cl.normalized.has(o.source)) {
+          // Changelog normalize between the source and the scan's consumers (state: last row per key).
+          const cols = layout(o.id);
+          const keys = cl.srcById.get(o.source)!.primaryKey!.map((k) => `r[${findCol(cols, k)}]`);
+          L.push(`function nkey_${id}(r) {\n  return ${keys.length === 1 ? keys[0] : `rt.compositeKey(${keys.join(', ')})`};\n}`);
+          L.push(`const norm_${id} = b.normalize({ id: ${q(o.id + '/normalize')}, keyOf: nkey_${id}, out: emit_${id} });`);
+        }
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
         break;
       case 'project':
-        L.push(`function push_${id}(r) {\n  emit_${id}(proj_${id}(r));\n}`);
+        // A changelog row's kind rides on the new row (append streams skip the copy).
+        L.push(`function push_${id}(r) {\n  emit_${id}(${o.changelog === 'append' ? `proj_${id}(r)` : `rt.withKindOf(proj_${id}(r), r)`});\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
         break;
       case 'union':
@@ -345,7 +403,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         break;
       }
       case 'group_agg':
-        L.push(`const op_${id} = b.groupAgg({ id: ${q(o.id)}, stateTtlMs: ${o.stateTtlMs ?? 'null'}, fns: agg_${id}, out: emit_${id} });`);
+        L.push(`const op_${id} = b.groupAgg({ id: ${q(o.id)}, stateTtlMs: ${o.stateTtlMs ?? 'null'}, fns: agg_${id}, out: emit_${id}${cl.updateBefore(o) ? ', updateBefore: true' : ''} });`);
         L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
         break;
@@ -382,11 +440,11 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
     late.push(`${q(o.id)}: (r, lateBy) => {\n    const x = r.concat(lateBy);\n    ${writes.join('\n    ')}\n  },`);
   }
   L.push('return {');
-  L.push(`  emit: { ${ops.filter((o) => o.op === 'scan').map((o) => `${q((o as { source: string }).source)}: emit_${ident(o.id)}`).join(', ')} },`);
+  const scans = ops.filter((o): o is IrOperator & { op: 'scan' } => o.op === 'scan');
+  L.push(`  emit: { ${scans.map((o) => `${q(o.source)}: ${cl.normalized.has(o.source) ? `(r) => norm_${ident(o.id)}.push(r)` : `emit_${ident(o.id)}`}`).join(', ')} },`);
   L.push(`  graph: [\n    ${graph.join(',\n    ')},\n  ],`);
   L.push(`  late: {${late.length ? '\n  ' + late.join('\n  ') + '\n  ' : ' '}},`);
   L.push('};');
-  void srcById;
   return L.flatMap((l) => l.split('\n'));
 }
 

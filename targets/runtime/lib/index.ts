@@ -10,7 +10,10 @@ export type { SourceDef, ColumnDef, DecodeError, RunningSource, SourceSink, Coor
 export { META, meta } from './io/source-types.ts';
 export { registerSource, registerSink, hasSource, hasSink, type ConnectorContext } from './all-connectors.ts';
 export type { SinkDef, RunningSink } from './io/sinks.ts';
-export type { AggFns, Row, Acc } from './ops/types.ts';
+export type { AggFns, Row, Acc, RowKind } from './ops/types.ts';
+export { rowKind, setRowKind, rawKind, withKindOf } from './ops/types.ts';
+export { msAdd, msRemove, msExtreme, entriesRemove } from './ops/retractable.ts';
+export { changelogSink, upsertAction } from './io/sinks.ts';
 import * as path from 'node:path';
 import { runPipelineDef } from './runner.ts';
 import type { PipelineDef } from './pipeline-types.ts';

@@ -6,6 +6,7 @@ import type { WindowAggConfig, WindowAggOp } from './ops/window-agg.ts';
 import type { SessionAggConfig, SessionAggOp } from './ops/session-agg.ts';
 import type { GroupAggConfig, GroupAggOp } from './ops/group-agg.ts';
 import type { IntervalJoinConfig, IntervalJoinOp } from './ops/interval-join.ts';
+import type { ChangelogNormalizeConfig, ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
 
 export interface GraphNode {
   id: string;
@@ -31,6 +32,8 @@ export interface Builders {
   sessionAgg(cfg: SessionAggConfig): SessionAggOp;
   groupAgg(cfg: Omit<GroupAggConfig, 'now'>): GroupAggOp;
   intervalJoin(cfg: IntervalJoinConfig): IntervalJoinOp;
+  /** Last row per primary key of a changelog source (full old rows for retraction); optional for hand-made builders (benchmarks). */
+  normalize?(cfg: ChangelogNormalizeConfig): ChangelogNormalizeOp;
 }
 
 export interface PipelineDef {

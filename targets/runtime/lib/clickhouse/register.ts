@@ -1,8 +1,7 @@
 // Registers the `clickhouse` sink with the runtime's connector registry. Its deduplication
-// tokens name the positions of the run's CDC sources (other sources' positions need the
-// runner to expose them; until then the batch sequence number and content carry the token).
+// tokens name every source's position (`ctx.sourcePositions()`), and a degraded guarantee
+// (no token on this server) is reported through `ctx.warn`.
 import { registerSink } from '../connectors.ts';
-import { cdcPositions } from '../postgres-cdc/register.ts';
 import { ClickHouseSink } from './clickhouse-sink.ts';
 
-registerSink('clickhouse', (def, ctx) => new ClickHouseSink(def, { env: ctx.env, positions: () => cdcPositions(ctx), warn: (m) => process.stderr.write(`warning: ${m}\n`) }));
+registerSink('clickhouse', (def, ctx) => new ClickHouseSink(def, { env: ctx.env, positions: () => ctx.sourcePositions(), warn: (m) => ctx.warn(m) }));

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { Row } from '../ops/types.ts';
+import { opColumnName, rowKind, type Row } from '../ops/types.ts';
 import type { ColumnDef } from './source-types.ts';
 import { formatDecimal } from '../values.ts';
 import type { IcebergSinkSpec } from '../iceberg/spec.ts';
@@ -19,8 +19,16 @@ export interface SinkDef {
   columns: ColumnDef[];
   /** One JSON object per row (LANGUAGE.md value formats), without the newline. */
   json: (row: Row) => string;
-  /** Display text per cell for table output. */
+  /** Display text per cell for table output (the row kind first for a non-append sink). */
   cells: (row: Row) => string[];
+  /**
+   * What the sink receives (set by generated code through `changelogSink`; absent = append):
+   * `upsert` rows '+I' / '+U' / '-D' by `upsertKey`, `retract` also '-U' rows. Each row's kind
+   * is `rowKind(row)`. A non-append sink's `json` / `cells` already carry an `op` field / cell.
+   */
+  changelog?: 'append' | 'upsert' | 'retract';
+  /** Key of the upsert stream (group keys, primary key), when the plan knows one. */
+  upsertKey?: string[] | null;
   /** `connector = 'iceberg'`: the table, catalog and write settings (lib/iceberg/). */
   iceberg?: IcebergSinkSpec;
 }
@@ -38,6 +46,24 @@ export interface RunningSink {
   /** Called once before any write; `progress` is null on a fresh start. */
   open(progress: unknown): void;
   close(): Promise<void>;
+}
+
+/** Marks a sink as fed by a changelog (generated code calls this before the sink opens). */
+export function changelogSink(sink: RunningSink, changelog: 'upsert' | 'retract', upsertKey: string[] | null): RunningSink {
+  sink.def.changelog = changelog;
+  sink.def.upsertKey = upsertKey;
+  return sink;
+}
+
+/**
+ * What a keyed (upsert) sink does with a row — Kafka (upsert-kafka semantics), ClickHouse:
+ * `upsert` writes the row as the key's current value ('+I', '+U', and every row of an append
+ * stream), `delete` removes the key ('-D': a Kafka tombstone, a ClickHouse `_is_deleted` row),
+ * `skip` drops a '-U' (the '+U' that follows replaces the key's value).
+ */
+export function upsertAction(row: Row): 'upsert' | 'delete' | 'skip' {
+  const k = rowKind(row);
+  return k === '-U' ? 'skip' : k === '-D' ? 'delete' : 'upsert';
 }
 
 export function fsyncDir(dir: string): void {
@@ -186,7 +212,7 @@ export class ParquetSink implements RunningSink {
   }
 
   private columnData(): { name: string; data: unknown[]; type: any; nullable: boolean }[] {
-    return this.def.columns.map((c, i) => {
+    const cols = this.def.columns.map((c, i) => {
       const col = this.rows.map((r) => r[i] ?? null);
       switch (c.kind) {
         case 'boolean':
@@ -210,6 +236,9 @@ export class ParquetSink implements RunningSink {
           return { name: c.name, data: col.map((v) => (v === null ? null : JSON.stringify(v))), type: 'JSON', nullable: c.nullable };
       }
     });
+    // A changelog sink's files carry each row's kind as a first STRING column, as NDJSON does.
+    if ((this.def.changelog ?? 'append') !== 'append') cols.unshift({ name: opColumnName(this.def.columns), data: this.rows.map(rowKind), type: 'STRING', nullable: false });
+    return cols;
   }
 
   async close(): Promise<void> {
@@ -221,6 +250,9 @@ export class StdoutSink implements RunningSink {
   rowsOut = 0;
   private readonly table: boolean;
   private widths: number[] = [];
+  private names: string[] = [];
+  /** Left-aligned columns (strings and the row kind). */
+  private left: boolean[] = [];
   private buf: string[] = [];
   private headerDone = false;
 
@@ -229,10 +261,16 @@ export class StdoutSink implements RunningSink {
     private readonly write_: (text: string) => void,
   ) {
     this.table = (def.options.format ?? 'table') === 'table';
-    this.widths = def.columns.map((c) => Math.max(c.name.length, displayWidth(c)));
   }
 
-  open(_progress: unknown): void {}
+  open(_progress: unknown): void {
+    // A changelog sink shows each row's kind first (`op`: +I, -U, +U, -D), as Flink's SQL client does.
+    const op = (this.def.changelog ?? 'append') !== 'append';
+    const cols = this.def.columns;
+    this.names = [...(op ? [opColumnName(cols)] : []), ...cols.map((c) => c.name)];
+    this.widths = [...(op ? [this.names[0]!.length] : []), ...cols.map((c) => Math.max(c.name.length, displayWidth(c)))];
+    this.left = [...(op ? [true] : []), ...cols.map((c) => c.kind === 'string')];
+  }
 
   write(row: Row): void {
     this.rowsOut++;
@@ -242,10 +280,10 @@ export class StdoutSink implements RunningSink {
       if (!this.headerDone) {
         this.headerDone = true;
         const sep = '+' + this.widths.map((w) => '-'.repeat(w + 2)).join('+') + '+\n';
-        this.buf.push(sep, '| ' + this.def.columns.map((c, i) => c.name.padEnd(this.widths[i]!)).join(' | ') + ' |\n', sep);
+        this.buf.push(sep, '| ' + this.names.map((n, i) => n.padEnd(this.widths[i]!)).join(' | ') + ' |\n', sep);
       }
       const cells = this.def.cells(row);
-      this.buf.push('| ' + cells.map((c, i) => (this.def.columns[i]!.kind === 'string' ? c.padEnd(this.widths[i]!) : c.padStart(this.widths[i]!))).join(' | ') + ' |\n');
+      this.buf.push('| ' + cells.map((c, i) => (this.left[i] ? c.padEnd(this.widths[i]!) : c.padStart(this.widths[i]!))).join(' | ') + ' |\n');
     }
     if (this.buf.length > 256) this.flush();
   }

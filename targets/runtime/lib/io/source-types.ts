@@ -50,6 +50,11 @@ export interface SourceDef {
 /** Where a record came from, for dead letters. */
 export type Coordinates = { file: string; line: number } | { topic?: string; partition: string; offset: number };
 
+  /**
+   * Changelog sources only: a changelog normalize (last row per primary key) follows, so old
+   * rows may be key-only and a TRUNCATE can be sent as a marker row (ops/types.ts).
+   */
+  normalized?: boolean;
 /** Callbacks a source calls for each record it produces. */
 export interface SourceSink {
   /** A decoded row of partition `p` (index into the source's partitions). */

@@ -2,7 +2,7 @@
 // opens [t, t + gap) and merges every session it touches (Flink's rule: intervals that
 // intersect or touch merge). A session fires when the watermark passes its end + lateness.
 import { MinHeap } from '../heap.ts';
-import type { AggFns, Acc, OpContext, Row, StatefulOp } from './types.ts';
+import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
 
 export interface SessionAggConfig {
   id: string;
@@ -86,7 +86,11 @@ export class SessionAggOp implements StatefulOp {
       this.heap.push({ t: e, seq: target.seq, key, sess: target });
     }
     fns.add(target.a, row, this.seq++);
-    if (this.cfg.emit === 'changes') this.cfg.out(fns.output(ks.k, target.s, target.e, target.a));
+    if (this.cfg.emit === 'changes') {
+      // An upsert by keys + window_start: '+U' when a session with this start was emitted before.
+      const r = fns.output(ks.k, target.s, target.e, target.a);
+      this.cfg.out(touching.some((x) => x.s === target.s) ? setRowKind(r, '+U') : r);
+    }
   }
 
   advance(wm: number): void {

@@ -1,7 +1,7 @@
 // TUMBLE / HOP / CUMULATE aggregation with pane-based slicing: every event updates exactly
 // one pane (whatever the window overlap), and a window is the merge of its panes when it
 // fires. A pane is freed when the last window containing it has fired.
-import type { AggFns, Acc, OpContext, Row, StatefulOp } from './types.ts';
+import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
 
 export type WindowShape =
   | { kind: 'tumble'; sizeMs: number; offsetMs: number }
@@ -123,28 +123,39 @@ export class WindowAggOp implements StatefulOp {
     const fns = this.fns;
     const key = fns.keyOf(row);
     let g = pane.get(key);
+    const created = g === undefined;
     if (g === undefined) {
       g = { k: fns.keyVals(row), a: fns.create() };
       pane.set(key, g);
     }
     fns.add(g.a, row, this.seq++);
-    if (this.changes) this.emitChanges(p, key, g);
+    if (this.changes) this.emitChanges(p, key, g, created);
   }
 
-  private emitChanges(p: number, key: unknown, g: Group): void {
+  /**
+   * EMIT CHANGES: the (key, window) row after this event, an upsert by group keys +
+   * window_start: '+I' when it is the window's first row for the key, '+U' after that.
+   */
+  private emitChanges(p: number, key: unknown, g: Group, created: boolean): void {
     const L = this.cfg.allowedLatenessMs;
     for (const w of this.windowsOf(p)) {
       if (w.e + L <= this.wm) continue;
       if (w.e - w.s === this.cfg.paneMs) {
-        this.cfg.out(this.cfg.fns.output(g.k, w.s, w.e, g.a));
+        const r = this.cfg.fns.output(g.k, w.s, w.e, g.a);
+        this.cfg.out(created ? r : setRowKind(r, '+U'));
         continue;
       }
       const acc = this.cfg.fns.create();
+      let panesWithKey = 0;
       for (let q = w.s; q < w.e; q += this.cfg.paneMs) {
         const x = this.panes.get(q)?.get(key);
-        if (x !== undefined) this.cfg.fns.merge(acc, x.a);
+        if (x !== undefined) {
+          this.cfg.fns.merge(acc, x.a);
+          panesWithKey++;
+        }
       }
-      this.cfg.out(this.cfg.fns.output(g.k, w.s, w.e, acc));
+      const r = this.cfg.fns.output(g.k, w.s, w.e, acc);
+      this.cfg.out(created && panesWithKey === 1 ? r : setRowKind(r, '+U'));
     }
   }
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
 import { META } from '../io/source-types.ts';
-import type { Row } from '../ops/types.ts';
+import { setRowKind, truncateRow, type Row, type RowKind } from '../ops/types.ts';
 import { cdcOptions, CdcError, type CdcOptions } from './options.ts';
 import { decodeArray, decoderFor, decodeTuple, toRow, type PgColumn, type PgDecoder } from './pg-values.ts';
 import { checkServer, clientConfig, connect, createSlot, describe, dropSlot, ensurePublication, quoteIdent, slotInUse, slotLagBytes, slotState, type TableInfo } from './setup.ts';
@@ -16,6 +16,13 @@ export type CdcOp = 'insert' | 'update' | 'delete' | 'truncate';
 /** Connector metadata of a change (`METADATA FROM 'op' | 'lsn' | 'before' | 'commit_ts' | 'table'`). */
 export interface CdcMeta {
   op: CdcOp;
+  /**
+   * The row's changelog kind (ops/types.ts): insert '+I'; an update is '-U' (old row) then
+   * '+U' (new row), or '-D' old + '+I' new when it changes the primary key; delete '-D' (old
+   * row); truncate '-D' on a marker row. Old rows hold every column under REPLICA IDENTITY
+   * FULL, else only the key (other columns NULL).
+   */
+  kind: RowKind;
   /** End LSN of the transaction ('snapshot' rows: the slot's consistent point). */
   lsn: string;
   /** Old values (all columns under REPLICA IDENTITY FULL, else the key) or null. */
@@ -142,6 +149,12 @@ export class PostgresCdcSource implements RunningSource {
 
   private emit(raw: Record<string, unknown>): void {
     const m = (raw as any)[META] as CdcMeta;
+    if (m.op === 'truncate') {
+      // Only a changelog normalize knows the rows a TRUNCATE removes (it keeps them all).
+      if (this.def.normalized) this.out.row(this.part, truncateRow(this.def.columns.length));
+      else this.out.warn(`postgres-cdc: TRUNCATE of ${this.opts.table} at ${m.lsn}: rows already sent downstream are not deleted there (nothing in this pipeline keeps them to retract)`);
+      return;
+    }
     let row: Row | null;
     if (this.def.decode) {
       const err: DecodeError = { column: '', reason: '' };
@@ -151,7 +164,7 @@ export class PostgresCdcSource implements RunningSource {
         return;
       }
     } else {
-      row = toRow(raw, this.def.columns);
+      row = setRowKind(toRow(raw, this.def.columns), m.kind);
     }
     this.out.row(this.part, row);
   }
@@ -229,7 +242,7 @@ export class PostgresCdcSource implements RunningSource {
     const cols = this.table!.columns;
     for (const values of res.rows as (string | null)[][]) {
       const raw = decodeArray(cols, this.decs, values);
-      (raw as any)[META] = { op: 'insert', lsn: 'snapshot', before: null, commit_ts: null, table: this.opts.table } satisfies CdcMeta;
+      (raw as any)[META] = { op: 'insert', kind: '+I', lsn: 'snapshot', before: null, commit_ts: null, table: this.opts.table } satisfies CdcMeta;
       this.emit(raw);
     }
     s.rows += res.rows.length;
@@ -327,11 +340,40 @@ export class PostgresCdcSource implements RunningSource {
   private change(op: CdcOp, nu: Record<string, any> | null, old: Record<string, any> | null): void {
     if (this.inTxn === null) return;
     const cols = this.table!.columns;
-    const raw = nu === null ? Object.fromEntries(cols.map((c) => [c.name, null])) : decodeTuple(cols, this.decs, nu);
+    const nulls = (): Record<string, unknown> => Object.fromEntries(cols.map((c) => [c.name, null]));
     const before = old === null ? null : decodeTuple(cols.filter((c) => c.name in old), this.decs.filter((_d, i) => cols[i]!.name in old), old);
-    if (op === 'delete' && before !== null) for (const k of Object.keys(before)) raw[k] = before[k];
-    (raw as any)[META] = { op, lsn: '', before, commit_ts: this.inTxn.commitTs, table: this.opts.table } satisfies CdcMeta;
-    this.inTxn.raws.push(raw);
+    const add = (raw: Record<string, unknown>, kind: RowKind): void => {
+      (raw as any)[META] = { op, kind, lsn: '', before, commit_ts: this.inTxn!.commitTs, table: this.opts.table } satisfies CdcMeta;
+      this.inTxn!.raws.push(raw);
+    };
+    /** The old row: what PostgreSQL sent (all columns, or the key), the rest NULL. */
+    const oldRow = (fallbackKey: Record<string, unknown> | null): Record<string, unknown> => {
+      const r = nulls();
+      if (fallbackKey !== null) for (const k of this.table!.primaryKey) r[k] = fallbackKey[k] ?? null;
+      if (before !== null) for (const k of Object.keys(before)) r[k] = before[k];
+      return r;
+    };
+    switch (op) {
+      case 'insert':
+        return add(decodeTuple(cols, this.decs, nu!), '+I');
+      case 'update': {
+        const now = decodeTuple(cols, this.decs, nu!);
+        // PostgreSQL sends the old key only when it changed (or every old column under FULL).
+        const pk = this.table!.primaryKey;
+        const keyChanged = before !== null && pk.length > 0 && pk.some((k) => k in before && !sameValue(before[k], now[k]));
+        if (keyChanged) {
+          // A new key is a different row: the old one is deleted, the new one inserted.
+          add(oldRow(null), '-D');
+          return add(now, '+I');
+        }
+        add(oldRow(now), '-U');
+        return add(now, '+U');
+      }
+      case 'delete':
+        return add(oldRow(null), '-D');
+      case 'truncate':
+        return add(nulls(), '-D');
+    }
   }
 
   private push(t: Txn): void {
@@ -448,6 +490,10 @@ export class PostgresCdcSource implements RunningSource {
     if (this.snap) await this.snap.client.end().catch(() => {});
     this.dropAux();
   }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
 }
 
 export { bigToLsn };

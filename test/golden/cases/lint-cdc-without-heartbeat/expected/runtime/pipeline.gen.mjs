@@ -9,26 +9,30 @@ export function definePipeline(env) {
   // source customers: postgres-cdc; decodes 2 of 2 columns
   function decode_customers(o, e) {
     let v;
+    const k = rt.rawKind(o);
+    const old = k === '-U' || k === '-D';
     v = o["id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
     if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
-    if (c0 === null) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c0 === null && !old) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["name"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    return [c0, c1];
+    return rt.setRowKind([c0, c1], k);
   }
 
   // sink out: stdout
   function json_out(r) {
-    return "{\"id\":"
+    return "{\"op\":\""
+      + rt.rowKind(r)
+      + "\",\"id\":"
       + rt.jsonInt64(r[0])
       + ",\"name\":"
       + (r[1] === null ? 'null' : JSON.stringify(r[1]))
       + "}";
   }
   function cells_out(r) {
-    return [String(r[0]), (r[1] === null ? 'NULL' : r[1])];
+    return [rt.rowKind(r), String(r[0]), (r[1] === null ? 'NULL' : r[1])];
   }
 
   return {
@@ -55,7 +59,7 @@ export function definePipeline(env) {
       }, columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
-      const sink_out = b.sink("out");
+      const sink_out = rt.changelogSink(b.sink("out"), "retract", ["id"]);
       function emit_out_scan(r) {
         sink_out.write(r);
       }

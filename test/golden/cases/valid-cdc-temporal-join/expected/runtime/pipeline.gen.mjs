@@ -9,18 +9,20 @@ export function definePipeline(env) {
   // source customers: postgres-cdc; decodes 3 of 4 columns
   function decode_customers(o, e) {
     let v;
+    const k = rt.rawKind(o);
+    const old = k === '-U' || k === '-D';
     v = o["id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
     if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
-    if (c0 === null) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c0 === null && !old) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["name"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    if (c1 === null) { e.column = "name"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c1 === null && !old) { e.column = "name"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["tier"];
     const c2 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c2 === rt.BAD) { e.column = "tier"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    return [c0, c1, c2];
+    return rt.setRowKind([c0, c1, c2], k);
   }
 
   // source order_events: kafka json; decodes 4 of 4 columns

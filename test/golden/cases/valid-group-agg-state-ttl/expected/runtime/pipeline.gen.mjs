@@ -56,7 +56,9 @@ export function definePipeline(env) {
 
   // sink out: clickhouse
   function json_out(r) {
-    return "{\"customer_id\":"
+    return "{\"op\":\""
+      + rt.rowKind(r)
+      + "\",\"customer_id\":"
       + rt.jsonInt64(r[0])
       + ",\"lifetime_revenue\":"
       + (r[1] === null ? 'null' : '"' + rt.formatDecimal(r[1], 2) + '"')
@@ -67,7 +69,7 @@ export function definePipeline(env) {
       + "}";
   }
   function cells_out(r) {
-    return [String(r[0]), (r[1] === null ? 'NULL' : rt.formatDecimal(r[1], 2)), String(r[2]), (r[3] === null ? 'NULL' : rt.formatTimestamp(r[3]))];
+    return [rt.rowKind(r), String(r[0]), (r[1] === null ? 'NULL' : rt.formatDecimal(r[1], 2)), String(r[2]), (r[3] === null ? 'NULL' : rt.formatTimestamp(r[3]))];
   }
 
   return {
@@ -98,7 +100,7 @@ export function definePipeline(env) {
       }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "lifetime_revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }, { name: "last_order_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
-      const sink_out = b.sink("out");
+      const sink_out = rt.changelogSink(b.sink("out"), "upsert", ["customer_id"]);
       function emit_lifetime_value_scan(r) {
         push_lifetime_value_aggregate(r);
       }
@@ -110,7 +112,7 @@ export function definePipeline(env) {
         push_lifetime_value_project(r);
       }
       function push_lifetime_value_project(r) {
-        emit_lifetime_value_project(proj_lifetime_value_project(r));
+        emit_lifetime_value_project(rt.withKindOf(proj_lifetime_value_project(r), r));
       }
       function emit_lifetime_value_project(r) {
         sink_out.write(r);

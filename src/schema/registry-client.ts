@@ -65,29 +65,21 @@ export class RegistryClient {
     if (a.status === 404) return { ok: false, failure: { code: 'registry-subject-not-found', detail: errorMessage(a.body) ?? 'HTTP 404' } };
     const other = statusFailure(a.status, a.body);
     if (other) return { ok: false, failure: other };
-    const b = a.body as Record<string, unknown>;
-    if (typeof b !== 'object' || b === null || typeof b.schema !== 'string') {
-      return { ok: false, failure: { code: 'registry-bad-response', detail: 'the answer has no "schema" string' } };
-    }
-    const refs = Array.isArray(b.references) ? (b.references as Record<string, unknown>[]) : [];
-    const references: RegistryReference[] = [];
-    for (const r of refs) {
-      if (typeof r?.name !== 'string' || typeof r.subject !== 'string' || typeof r.version !== 'number') {
-        return { ok: false, failure: { code: 'registry-bad-response', detail: 'a reference lacks name, subject or version' } };
-      }
-      references.push({ name: r.name, subject: r.subject, version: r.version });
-    }
-    return {
-      ok: true,
-      value: {
-        subject: typeof b.subject === 'string' ? b.subject : subject,
-        version: typeof b.version === 'number' ? b.version : Number(version) || 0,
-        id: typeof b.id === 'number' ? b.id : 0,
-        schemaType: typeof b.schemaType === 'string' ? b.schemaType.toUpperCase() : 'AVRO',
-        schema: b.schema,
-        references,
-      },
-    };
+    return schemaAnswer(a.body, subject, Number(version) || 0, 0);
+  }
+
+  /**
+   * The schema with global id `id` (`GET /schemas/ids/{id}`), as the Confluent wire format
+   * names it. An unknown id fails with `registry-subject-not-found` (the detail says which id);
+   * `subject` and `version` are unknown here and come back as '' and 0.
+   */
+  async getById(id: number): Promise<RegistryResult<RegistrySchema>> {
+    const a = await this.get(`/schemas/ids/${id}`);
+    if (a.kind === 'failed') return { ok: false, failure: a.failure };
+    if (a.status === 404) return { ok: false, failure: { code: 'registry-subject-not-found', detail: errorMessage(a.body) ?? `schema id ${id}: HTTP 404` } };
+    const other = statusFailure(a.status, a.body);
+    if (other) return { ok: false, failure: other };
+    return schemaAnswer(a.body, '', 0, id);
   }
 
   /** The subject's compatibility level, else the global one; null when neither is readable. */
@@ -131,6 +123,33 @@ export class RegistryClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** The schema part of a registry answer (`schema`, `schemaType`, `references`), checked. */
+function schemaAnswer(body: unknown, subject: string, version: number, id: number): RegistryResult<RegistrySchema> {
+  const b = body as Record<string, unknown>;
+  if (typeof b !== 'object' || b === null || typeof b.schema !== 'string') {
+    return { ok: false, failure: { code: 'registry-bad-response', detail: 'the answer has no "schema" string' } };
+  }
+  const refs = Array.isArray(b.references) ? (b.references as Record<string, unknown>[]) : [];
+  const references: RegistryReference[] = [];
+  for (const r of refs) {
+    if (typeof r?.name !== 'string' || typeof r.subject !== 'string' || typeof r.version !== 'number') {
+      return { ok: false, failure: { code: 'registry-bad-response', detail: 'a reference lacks name, subject or version' } };
+    }
+    references.push({ name: r.name, subject: r.subject, version: r.version });
+  }
+  return {
+    ok: true,
+    value: {
+      subject: typeof b.subject === 'string' ? b.subject : subject,
+      version: typeof b.version === 'number' ? b.version : version,
+      id: typeof b.id === 'number' ? b.id : id,
+      schemaType: typeof b.schemaType === 'string' ? b.schemaType.toUpperCase() : 'AVRO',
+      schema: b.schema,
+      references,
+    },
+  };
 }
 
 function statusFailure(status: number, body: unknown): RegistryFailure | null {

@@ -44,6 +44,9 @@ export async function bundlePipeline(genModule: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     legalComments: 'none',
+    // Native addons cannot be bundled: the SQLite Iceberg catalog loads better-sqlite3 lazily
+    // from wherever the pipeline runs (a clear error says so when it is not installed).
+    external: ['better-sqlite3'],
     banner: { js: "import { createRequire as __pipecCreateRequire } from 'node:module'; const require = __pipecCreateRequire(import.meta.url);" },
     plugins: [plugin],
     logLevel: 'silent',

@@ -297,6 +297,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? 'null'},`);
+    // Avro/Protobuf: the compiled schema (writer of plain `file:` values, reader defaults).
+    if ((s.format === 'avro' || s.format === 'protobuf') && s.schemaText !== null) out.push(`      schemaText: ${q(s.schemaText)},`);
     out.push('    },');
   }
   out.push('  ],');

@@ -39,22 +39,27 @@ export interface SourceDef {
   /** Option values after `${VAR}` substitution. */
   options: Record<string, string>;
   columns: ColumnDef[];
+  /**
+   * The compiled schema's text for Avro/Protobuf sources (`IrSource.schemaText`): the writer
+   * schema of plain `file:` values, the reader defaults of registry ones. Absent otherwise.
+   */
+  schemaText?: string | null;
   /** Raw record (parsed JSON object, CSV record object, Parquet row) → row, or null on error. */
   decode: ((raw: any, err: DecodeError) => Row | null) | null;
   /** Index of the watermark column in the row; -1 without watermark. */
   timeIndex: number;
   delayMs: number;
   idleTimeoutMs: number | null;
-}
-
-/** Where a record came from, for dead letters. */
-export type Coordinates = { file: string; line: number } | { topic?: string; partition: string; offset: number };
-
   /**
    * Changelog sources only: a changelog normalize (last row per primary key) follows, so old
    * rows may be key-only and a TRUNCATE can be sent as a marker row (ops/types.ts).
    */
   normalized?: boolean;
+}
+
+/** Where a record came from, for dead letters. */
+export type Coordinates = { file: string; line: number } | { topic?: string; partition: string; offset: number };
+
 /** Callbacks a source calls for each record it produces. */
 export interface SourceSink {
   /** A decoded row of partition `p` (index into the source's partitions). */

@@ -3,6 +3,8 @@
 // runner calls `commit(positions)` after a checkpoint that covers them (never auto-commit).
 import { Kafka, logLevel, type Admin, type Consumer, type KafkaMessage } from 'kafkajs';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
+import { setRowKind, type RowKind } from '../ops/types.ts';
+import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
 import { sourceOptions, type KafkaSourceOptions } from './options.ts';
 
 /**
@@ -66,6 +68,8 @@ interface Pending {
   messages: KafkaMessage[];
   i: number;
   done: () => void;
+  /** The format's writer schemas for this batch are fetched (formats with a registry). */
+  prepared: boolean;
 }
 
 export interface KafkaSourceConfig {
@@ -93,6 +97,8 @@ export class KafkaSource implements RunningSource {
   private bounds = new Map<number, { low: number; high: number }>();
   private readonly err: DecodeError = { column: '', reason: '' };
   private readonly hooks: KafkaSourceHooks;
+  /** The value format's decoder (JSON, Debezium JSON, Avro, Protobuf), chosen once. */
+  private readonly format: FormatDecoder;
 
   constructor(
     readonly def: SourceDef,
@@ -101,6 +107,7 @@ export class KafkaSource implements RunningSource {
   ) {
     this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
+    this.format = createFormatDecoder(def, cfg.env);
     this.kafka = new Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,
       brokers: this.opts.brokers,
@@ -139,7 +146,7 @@ export class KafkaSource implements RunningSource {
         if (batch.messages.length === 0) return;
         // Resolving only once the runner consumed the batch is the backpressure: the client
         // fetches this partition again only after that.
-        await new Promise<void>((done) => this.queue.push({ part, messages: batch.messages, i: 0, done }));
+        await new Promise<void>((done) => this.queue.push({ part, messages: batch.messages, i: 0, done, prepared: false }));
       },
     });
   }
@@ -204,12 +211,22 @@ export class KafkaSource implements RunningSource {
     if (this.failure !== null) throw this.failure;
     let n = 0;
     const decode = this.def.decode!;
+    const fmt = this.format;
     const topic = this.opts.topic;
     const queue = this.queue;
     for (let qi = 0; qi < queue.length; qi++) {
       const q = queue[qi]!;
       const ps = q.part;
       const info = ps.info;
+      if (fmt.prepare !== null && !q.prepared) {
+        // Writer schemas of the batch's unseen schema ids, fetched before any record is decoded.
+        const msgs = q.messages;
+        await fmt.prepare(
+          msgs.map((m) => m.value),
+          (i) => `${topic}-${info.partition} offset ${msgs[i]!.offset}`,
+        );
+        q.prepared = true;
+      }
       const end = Math.min(q.messages.length, q.i + budget);
       for (; q.i < end; q.i++) {
         const m = q.messages[q.i]!;
@@ -220,27 +237,33 @@ export class KafkaSource implements RunningSource {
         n++;
         const ts = Number(m.timestamp);
         ps.lastTs = ts;
-        if (m.value === null) {
-          this.dead(info, offset, 'null value (tombstone)', '');
+        const obj = fmt.decode(m.value);
+        if (obj === FAIL) {
+          this.dead(info, offset, fmt.reason, fmt.raw(m.value));
           continue;
         }
-        const text = m.value.toString('utf8');
-        let obj: unknown;
-        try {
-          obj = JSON.parse(text);
-        } catch (e) {
-          this.dead(info, offset, `not valid JSON: ${(e as Error).message}`, text);
-          continue;
-        }
-        if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-          this.dead(info, offset, 'not a JSON object', text);
-          continue;
-        }
+        if (obj === SKIP) continue;
         const meta: KafkaMeta = { topic, partition: info.partition, offset, timestamp: ts, key: m.key === null ? null : m.key.toString('utf8') };
-        (obj as Record<symbol, unknown>)[META] = meta;
-        const row = decode(obj, this.err);
-        if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, text);
-        else this.out.row(info.index, row);
+        if (obj !== CHANGES) {
+          (obj as Record<symbol, unknown>)[META] = meta;
+          const row = decode(obj, this.err);
+          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          else this.out.row(info.index, row);
+          continue;
+        }
+        // A change event: one or two records (an update's old and new row), each with its kind;
+        // if either does not decode, the event is one dead letter and neither row goes out.
+        const ch = fmt.changes;
+        const r0 = this.decodeChange(ch.records[0]!, ch.kinds[0]!, meta, decode);
+        const r1 = r0 !== null && ch.n > 1 ? this.decodeChange(ch.records[1]!, ch.kinds[1]!, meta, decode) : null;
+        if (r0 === null || (ch.n > 1 && r1 === null)) {
+          // -U and -D rows are the event's 'before', +I and +U its 'after'.
+          const k = ch.kinds[r0 === null ? 0 : 1]!;
+          this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          continue;
+        }
+        this.out.row(info.index, setRowKind(r0, ch.kinds[0]!));
+        if (r1 !== null) this.out.row(info.index, setRowKind(r1, ch.kinds[1]!));
       }
     }
     if (queue.some((q) => q.i >= q.messages.length)) {
@@ -248,6 +271,12 @@ export class KafkaSource implements RunningSource {
       this.queue = queue.filter((q) => q.i < q.messages.length);
     }
     return n;
+  }
+
+  /** Decodes one record of a change event; its kind rides in the metadata (`rawKind`) too. */
+  private decodeChange(rec: object, kind: RowKind, meta: KafkaMeta, decode: NonNullable<SourceDef['decode']>): unknown[] | null {
+    (rec as Record<symbol, unknown>)[META] = { ...meta, kind };
+    return decode(rec, this.err);
   }
 
   private dead(info: KafkaPartitionInfo, offset: number, reason: string, raw: string): void {

@@ -1,0 +1,51 @@
+// Chooses a source's value decoder once, from its `format` and `schema` options: JSON,
+// Debezium JSON, Avro or Protobuf (Confluent wire format with a registry, plain bytes with
+// a `file:` schema).
+import type { SourceDef } from '../io/source-types.ts';
+import { AvroDecoder } from './avro.ts';
+import { DebeziumJsonDecoder } from './debezium.ts';
+import { JsonDecoder } from './json.ts';
+import { ProtobufDecoder } from './protobuf.ts';
+import type { FormatDecoder } from './types.ts';
+
+export { CHANGES, FAIL, FormatError, SKIP, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
+
+/** Thrown for a format the source cannot read or a missing setting; the runner reports it (exit 2). */
+export class FormatSetupError extends Error {}
+
+/**
+ * The decoder of `def`'s message values. `env` supplies `PIPEC_SCHEMA_REGISTRY_URL` (user info
+ * in the URL is Basic auth) for Avro and Protobuf values in the Confluent wire format.
+ */
+export function createFormatDecoder(def: SourceDef, env: Record<string, string | undefined>): FormatDecoder {
+  const format = def.format ?? 'json';
+  switch (format) {
+    case 'json':
+      return new JsonDecoder();
+    case 'debezium-json':
+      return new DebeziumJsonDecoder();
+    case 'avro':
+    case 'protobuf': {
+      const ref = def.options.schema ?? null;
+      // A `file:` schema describes plain values (Flink's avro / protobuf formats); a registry
+      // subject, or no schema at all, means the Confluent wire format (avro-confluent, ...).
+      const plain = ref !== null && ref.trim().startsWith('file:');
+      const schemaText = def.schemaText ?? null;
+      let registryUrl: string | null = null;
+      if (!plain) {
+        registryUrl = env.PIPEC_SCHEMA_REGISTRY_URL ?? null;
+        if (!registryUrl) throw new FormatSetupError(`format '${format}' reads writer schemas from the schema registry: set PIPEC_SCHEMA_REGISTRY_URL`);
+      } else if (schemaText === null) {
+        throw new FormatSetupError(`format '${format}' with schema '${ref}' needs the schema embedded by the compiler (rebuild the pipeline)`);
+      }
+      try {
+        const opts = { columns: def.columns, schemaText, registryUrl };
+        return format === 'avro' ? new AvroDecoder(opts) : new ProtobufDecoder(opts);
+      } catch (e) {
+        throw new FormatSetupError(`the ${format === 'avro' ? 'Avro' : 'Protobuf'} schema cannot be read: ${(e as Error).message}`);
+      }
+    }
+    default:
+      throw new FormatSetupError(`format '${format}' is not a Kafka value format (json, avro, protobuf or debezium-json)`);
+  }
+}

@@ -1,0 +1,44 @@
+// Producer side of the Confluent wire format for tests and benchmarks: magic byte 0, the
+// 4-byte big-endian schema id, for Protobuf the message-index array (zigzag varints), then the
+// payload — encoded with avsc / protobufjs directly, independently of the runtime's decoders.
+import type avro from 'avsc';
+import type protobuf from 'protobufjs';
+
+function header(id: number): Buffer {
+  const h = Buffer.alloc(5);
+  h.writeUInt32BE(id, 1);
+  return h;
+}
+
+/** Zigzag varint of a non-negative or negative 32-bit integer (Protobuf sint32 encoding). */
+export function zigzagVarint(n: number): Buffer {
+  let z = n >= 0 ? n * 2 : -n * 2 - 1;
+  const out: number[] = [];
+  do {
+    const b = z % 128;
+    z = Math.floor(z / 128);
+    out.push(z > 0 ? b | 0x80 : b);
+  } while (z > 0);
+  return Buffer.from(out);
+}
+
+/** An Avro value written with `type` (the writer schema registered under `id`). */
+export function avroConfluent(type: avro.Type, id: number, value: unknown): Buffer {
+  return Buffer.concat([header(id), type.toBuffer(value)]);
+}
+
+/**
+ * The message-index array: `[0]` (the first message) is the single byte 0, as the Confluent
+ * serializers write it; anything else is the count then each index.
+ */
+export function messageIndexes(indexes: number[]): Buffer {
+  if (indexes.length === 1 && indexes[0] === 0) return Buffer.from([0]);
+  return Buffer.concat([zigzagVarint(indexes.length), ...indexes.map(zigzagVarint)]);
+}
+
+/** A Protobuf message of `type` (message `indexes` of the schema registered under `id`). */
+export function protobufConfluent(type: protobuf.Type, id: number, indexes: number[], value: Record<string, unknown>): Buffer {
+  const err = type.verify(value);
+  if (err) throw new Error(`test value does not fit ${type.name}: ${err}`);
+  return Buffer.concat([header(id), messageIndexes(indexes), Buffer.from(type.encode(type.fromObject(value)).finish())]);
+}

@@ -140,3 +140,44 @@ export async function pollUntil(srcs: KafkaSource[], until: () => boolean, timeo
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+export interface TopicMessage {
+  partition: number;
+  key: string | null;
+  /** null = a tombstone. */
+  value: string | null;
+}
+
+/**
+ * Reads a whole topic with an independent kafkajs consumer (its own group, from the start).
+ * Returns once `expect` messages arrived and `settleMs` more passed without news (extra
+ * messages would show up as a failure), or after `timeoutMs`. Without `expect` it waits for
+ * the group join (a few seconds) and then for `settleMs` of silence.
+ */
+export async function readTopic(
+  topic: string,
+  isolation: 'read_committed' | 'read_uncommitted',
+  opts: { expect?: number; settleMs?: number; timeoutMs?: number } = {},
+): Promise<TopicMessage[]> {
+  const { kafka } = await kafkaEnv();
+  const settleMs = opts.settleMs ?? 2000;
+  const c = kafka.consumer({ groupId: unique('reader'), readUncommitted: isolation === 'read_uncommitted' });
+  const got: TopicMessage[] = [];
+  let last = Date.now();
+  await c.connect();
+  try {
+    await c.subscribe({ topics: [topic], fromBeginning: true });
+    await c.run({
+      eachMessage: async ({ partition, message }) => {
+        got.push({ partition, key: message.key?.toString() ?? null, value: message.value?.toString() ?? null });
+        last = Date.now();
+      },
+    });
+    const t0 = Date.now();
+    const enough = (): boolean => (opts.expect === undefined ? Date.now() - t0 >= 4000 : got.length >= opts.expect);
+    while ((!enough() || Date.now() - last < settleMs) && Date.now() - t0 < (opts.timeoutMs ?? 60_000)) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    await c.disconnect();
+  }
+  return got;
+}

@@ -4,7 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
-import { createTopic, kafkaEnv, newSource, pollUntil, produce, unique } from './helpers.ts';
+import { createTopic, kafkaEnv, newSource, pollUntil, produce, readTopic, unique } from './helpers.ts';
 
 after(async () => {
   await (await kafkaEnv()).admin.disconnect();
@@ -27,27 +27,6 @@ function sinkDef(topic: string, brokers: string, options: Record<string, string>
   };
 }
 
-/** Reads a whole topic with an independent kafkajs consumer; stops after `settleMs` without news. */
-async function readTopic(topic: string, isolation: 'read_committed' | 'read_uncommitted', settleMs = 3000): Promise<{ key: string | null; value: string }[]> {
-  const { kafka } = await kafkaEnv();
-  const c = kafka.consumer({ groupId: unique('reader'), readUncommitted: isolation === 'read_uncommitted' });
-  const got: { key: string | null; value: string }[] = [];
-  let last = Date.now();
-  await c.connect();
-  await c.subscribe({ topics: [topic], fromBeginning: true });
-  await c.run({
-    eachMessage: async ({ message }) => {
-      got.push({ key: message.key?.toString() ?? null, value: message.value?.toString() ?? '' });
-      last = Date.now();
-    },
-  });
-  const t0 = Date.now();
-  // Joining the group takes a few seconds; wait for it before trusting the silence.
-  while (Date.now() - t0 < 4000 || Date.now() - last < settleMs) await new Promise((r) => setTimeout(r, 100));
-  await c.disconnect();
-  return got;
-}
-
 test('at-least-once sink: JSON values from the encoder, key from one or several key columns', async () => {
   const { brokers } = await kafkaEnv();
   const one = await createTopic(1, 'sink');
@@ -62,12 +41,12 @@ test('at-least-once sink: JSON values from the encoder, key from one or several 
     await s.commit();
     await s.close();
   }
-  assert.deepEqual(await readTopic(one, 'read_committed'), [
+  assert.deepEqual((await readTopic(one, 'read_committed', { expect: 2 })).map(({ key, value }) => ({ key, value })), [
     { key: 'c1', value: '{"id":"c1","region":"eu","amount":"10.50"}' },
     { key: 'c2', value: '{"id":"c2","region":"us","amount":"0.00"}' },
   ]);
   assert.deepEqual(
-    (await readTopic(two, 'read_committed')).map((m) => m.key),
+    (await readTopic(two, 'read_committed', { expect: 2 })).map((m) => m.key),
     ['{"region":"eu","id":"c1"}', '{"region":"us","id":"c2"}'],
   );
   assert.equal(s1.rowsOut, 2);
@@ -101,13 +80,13 @@ test('exactly-once sink: an aborted transaction is invisible to read_committed, 
     sink.write(['kept-2', 'us', '4.00']);
     await sink.commit();
 
-    const committed = await readTopic(output, 'read_committed');
+    const committed = await readTopic(output, 'read_committed', { expect: 2 });
     assert.deepEqual(
       committed.map((m) => m.value),
       ['{"id":"kept-1","region":"us","amount":"3.00"}', '{"id":"kept-2","region":"us","amount":"4.00"}'],
     );
     // The aborted rows did reach the log: only the isolation level hides them.
-    const raw = await readTopic(output, 'read_uncommitted');
+    const raw = await readTopic(output, 'read_uncommitted', { expect: 4 });
     assert.deepEqual(raw.map((m) => m.key).sort(), ['aborted-1', 'aborted-2', 'kept-1', 'kept-2']);
     // The consumed offsets went into the committed transaction: 2 records of partition 0, 1 of partition 1.
     const offs = await admin.fetchOffsets({ groupId: group, topics: [input] });
@@ -130,7 +109,7 @@ test('exactly-once sink: rows written after the last commit are not published by
   await sink.commit();
   sink.write(['not-checkpointed', 'eu', '2.00']);
   await sink.close();
-  assert.deepEqual((await readTopic(output, 'read_uncommitted')).map((m) => JSON.parse(m.value).id), ['a']);
+  assert.deepEqual((await readTopic(output, 'read_uncommitted')).map((m) => JSON.parse(m.value!).id), ['a']);
 });
 
 test('a Kafka source in read_committed mode never sees aborted transactional records', async () => {

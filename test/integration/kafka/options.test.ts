@@ -17,10 +17,11 @@ test('source option errors name the source and the value', () => {
   assert.throws(() => sourceOptions('orders', { topic: 't' }, {}), /no Kafka brokers/);
 });
 
-test('sink: acks=all and idempotence by default; weaker acks or idempotence=false give a plain producer; exactly-once forces both', () => {
+test('sink: acks=all and idempotence by default, the commit-marker group named after the transactional id; weaker acks or idempotence=false give a plain producer; exactly-once forces both', () => {
   const env = { PIPEC_KAFKA_BROKERS: 'h:1' };
   const d = sinkOptions('alerts', { topic: 'out', key: ' region , id ' }, env, 'shop');
-  assert.deepEqual(d, { brokers: ['h:1'], topic: 'out', keyColumns: ['region', 'id'], delivery: 'at-least-once', acks: -1, idempotent: true, transactionalId: 'pipec-shop-alerts' });
+  assert.deepEqual(d, { brokers: ['h:1'], topic: 'out', keyColumns: ['region', 'id'], delivery: 'at-least-once', acks: -1, idempotent: true, transactionalId: 'pipec-shop-alerts', commitGroup: 'pipec-shop-alerts-commits' });
+  assert.equal(sinkOptions('a', { topic: 'o', transactional_id: 'tx1' }, env).commitGroup, 'tx1-commits', 'the marker group follows a chosen transactional id');
   assert.deepEqual([sinkOptions('a', { topic: 'o', acks: '1' }, env).acks, sinkOptions('a', { topic: 'o', acks: '1' }, env).idempotent], [1, false]);
   assert.equal(sinkOptions('a', { topic: 'o', idempotence: 'false' }, env).idempotent, false);
   assert.equal(sinkOptions('a', { topic: 'o', 'enable.idempotence': 'false' }, env).idempotent, false);

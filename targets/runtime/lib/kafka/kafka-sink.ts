@@ -1,10 +1,29 @@
 // The `kafka` sink: JSON values from the generated encoder (SinkDef.json), keys from the `key`
-// columns, an idempotent producer with acks=all by default. With `delivery = 'exactly-once'`
-// the rows of one checkpoint interval and the consumed offsets go out in one transaction.
-import { Kafka, logLevel, type Producer, type Message } from 'kafkajs';
-import type { Row } from '../ops/types.ts';
+// columns (or the input's upsert key), an idempotent producer with acks=all by default.
+// Changelog input is written upsert-kafka style: '+I'/'+U' → the row (without the encoder's
+// `op` field), '-D' → a tombstone, '-U' → nothing (the '+U' after it replaces the row under
+// the same key); the key is the upsert key unless `key` names it.
+//
+// `delivery = 'exactly-once'` with checkpoints is a two-phase commit aligned with them:
+//   commit()           (before the checkpoint) writes the interval's messages to a file under
+//                      the checkpoint dir and returns {seq, file, offsets}: the checkpoint
+//                      records them;
+//   afterCheckpoint()  (the checkpoint is durable) publishes them in ONE transaction with the
+//                      consumed source offsets and a marker: offset `seq` committed for the
+//                      group `<transactional id>-commits`. Kafka makes the marker visible iff
+//                      the transaction committed;
+//   open(progress)     (restart) connects with the same transactional id — fencing the old
+//                      incarnation, whose open transaction the broker aborts or completes —
+//                      then reads the marker: the recorded interval is published now if its
+//                      seq is above the marker, dropped if not.
+// kafkajs cannot resume another producer's open transaction (Flink's KafkaSink does, by
+// reflection on the Java client), hence the interval file instead of a prepared transaction.
+// Without a checkpoint dir nothing resumes, and commit() publishes the interval itself.
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { rowKind, type Row } from '../ops/types.ts';
 import type { RunningSink, SinkDef } from '../io/sinks.ts';
-import { sinkOptions, type KafkaSinkOptions } from './options.ts';
+import { KafkaOptionError, sinkOptions, type KafkaSinkOptions } from './options.ts';
+import { IntervalFiles, type KeyValue } from './sink-intervals.ts';
 
 /** What a transaction commits besides the rows: the consumed offsets of a consumer group. */
 export type TransactionOffsets = { consumerGroupId: string; topics: { topic: string; partitions: { partition: number; offset: string }[] }[] };
@@ -18,7 +37,26 @@ export interface KafkaSinkConfig {
    * source's `transactionOffsets(position())`), sent inside the transaction.
    */
   offsets?: () => TransactionOffsets | TransactionOffsets[] | null;
+  /** The run's checkpoint dir: exactly-once intervals wait there for their transaction. */
+  checkpointDir?: string | null;
+  /** A message for the user that is not an error. */
+  warn?: (message: string) => void;
 }
+
+/**
+ * What the checkpoint records for an exactly-once sink: the last interval handed to it.
+ * `seq` grows by one per interval; the marker group's committed offset is the last published.
+ */
+export interface IntervalProgress {
+  seq: number;
+  /** The interval's messages, relative to the checkpoint dir; null when it had none. */
+  file: string | null;
+  messages: number;
+  offsets: TransactionOffsets[];
+}
+
+/** The plan's changelog mode and upsert key, as the changelog model hands them to sinks. */
+type ChangelogSinkDef = SinkDef & { changelog?: 'append' | 'upsert' | 'retract'; upsertKey?: string[] | null };
 
 /** Rows sent in one request: bounded so a large interval does not become one huge request. */
 const SEND_CHUNK = 10_000;
@@ -26,14 +64,26 @@ const SEND_CHUNK = 10_000;
 export class KafkaSink implements RunningSink {
   rowsOut = 0;
   readonly opts: KafkaSinkOptions;
+  private readonly kafka: Kafka;
   private readonly producer: Producer;
   private connected: Promise<void> | null = null;
-  private pending: Message[] = [];
+  private pending: KeyValue[] = [];
   /** At-least-once: the sends started by flush(), chained so rows keep their order. */
   private chain: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
-  private readonly keyIdx: number[];
-  /** Offsets sent in the last committed transaction (JSON), to skip empty transactions. */
+  /** Column indexes of the message key; resolved at open() (the changelog mode is set by then). */
+  private keyIdx: number[] = [];
+  /** Changelog input: the encoder's values start with an `op` field, which is cut off. */
+  private opField = false;
+  private readonly eos: boolean;
+  /** Exactly-once with checkpoints: intervals are published after the checkpoint. */
+  private readonly intervals: IntervalFiles | null;
+  /** The last interval number used (published or prepared). */
+  private seq = 0;
+  /** The interval commit() handed to the checkpoint, published by afterCheckpoint(). */
+  private prepared: { progress: IntervalProgress; messages: KeyValue[] } | null = null;
+  private lastProgress: IntervalProgress | null = null;
+  /** Offsets of the last interval (JSON), to skip intervals with neither rows nor progress. */
   private lastOffsets = '[]';
 
   constructor(
@@ -41,41 +91,94 @@ export class KafkaSink implements RunningSink {
     private readonly cfg: KafkaSinkConfig,
   ) {
     this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline);
-    this.keyIdx = this.opts.keyColumns.map((k) => {
-      const i = def.columns.findIndex((c) => c.name === k);
-      if (i < 0) throw new Error(`sink '${def.name}': key column '${k}' is not a column of the sink`);
-      return i;
-    });
-    const kafka = new Kafka({
+    this.keyIdx = this.keyIndexes(this.opts.keyColumns);
+    this.kafka = new Kafka({
       clientId: `pipec-${def.name}`,
       brokers: this.opts.brokers,
       logLevel: logLevel.NOTHING,
       retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
     });
-    const eos = this.opts.delivery === 'exactly-once';
-    this.producer = kafka.producer({
+    this.eos = this.opts.delivery === 'exactly-once';
+    this.intervals = this.eos && cfg.checkpointDir ? new IntervalFiles(cfg.checkpointDir, `kafka-sink-${def.id}`) : null;
+    this.producer = this.kafka.producer({
       // Idempotence needs acks=all; a sink that asked for weaker acks gets a plain producer.
       idempotent: this.opts.idempotent,
       maxInFlightRequests: this.opts.idempotent ? 1 : undefined,
       allowAutoTopicCreation: false,
-      ...(eos ? { transactionalId: this.opts.transactionalId } : {}),
+      ...(this.eos ? { transactionalId: this.opts.transactionalId } : {}),
     });
   }
 
-  open(_progress: unknown): void {
-    // Connecting also fences an earlier incarnation's open transaction (same transactional id).
-    this.connected = this.producer.connect();
-    this.connected.catch((e: Error) => (this.failure = e));
+  private keyIndexes(names: string[]): number[] {
+    return names.map((k) => {
+      const i = this.def.columns.findIndex((c) => c.name === k);
+      if (i < 0) throw new KafkaOptionError(`sink '${this.def.name}': key column '${k}' is not a column of the sink`);
+      return i;
+    });
+  }
+
+  open(progress: unknown): void {
+    // Generated code marks a changelog sink (changelogSink) after constructing it.
+    const cdef = this.def as ChangelogSinkDef;
+    this.keyIdx = this.keyIndexes(keyColumns(cdef, this.opts));
+    this.opField = (cdef.changelog ?? 'append') !== 'append';
+    this.connected = this.start(progress as IntervalProgress | null);
+    this.connected.catch((e: Error) => (this.failure ??= e));
+  }
+
+  /** Connects (fencing an earlier incarnation) and finishes the interval a restart left open. */
+  private async start(progress: IntervalProgress | null): Promise<void> {
+    await this.producer.connect();
+    if (this.intervals === null) return;
+    // Files of intervals that no durable checkpoint recorded: their rows are recomputed.
+    this.intervals.removeAllBut(progress?.file ?? null);
+    const published = await this.readMarker();
+    if (progress !== null && progress.seq > published) {
+      if (published < 0 && progress.seq > 1) {
+        this.cfg.warn?.(
+          `sink '${this.def.name}': group '${this.opts.commitGroup}' has no committed offset (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days by default), so whether interval ${progress.seq} was published cannot be told; publishing it again — its ${progress.messages} message(s) may appear twice`,
+        );
+      }
+      const chunks = progress.file === null ? [] : this.intervals.read(progress.file, SEND_CHUNK);
+      await this.publish(chunks, () => progress.offsets, progress.seq);
+    }
+    this.intervals.removeAllBut(null);
+    this.seq = Math.max(published, progress?.seq ?? 0);
+    this.lastProgress = progress;
+    this.lastOffsets = JSON.stringify(progress?.offsets ?? []);
+  }
+
+  /** The last published interval: the marker group's committed offset (-1 when none). */
+  private async readMarker(): Promise<number> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const got = await admin.fetchOffsets({ groupId: this.opts.commitGroup, topics: [this.opts.topic] });
+      const p = got[0]?.partitions.find((x) => x.partition === 0);
+      return p === undefined ? -1 : Number(p.offset);
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   write(row: Row): void {
+    const kind = rowKind(row);
+    // Upsert semantics: the '+U' that follows replaces the row under the same key.
+    if (kind === '-U') return;
     this.rowsOut++;
     const json = this.def.json(row);
-    this.pending.push({ key: this.key(row, json), value: json });
+    const key = this.key(json);
+    if (kind === '-D') {
+      if (key === null) throw new Error(`sink '${this.def.name}': a delete arrived, but a tombstone needs a key and ${this.keyIdx.length === 0 ? "the sink has no 'key' columns" : 'its key columns are NULL'}`);
+      this.pending.push({ key, value: null });
+    } else {
+      // The `op` field is the first one and holds no comma: `{"op":"+U",...}` → `{...}`.
+      this.pending.push({ key, value: this.opField ? '{' + json.slice(json.indexOf(',') + 1) : json });
+    }
   }
 
   /** The key: one column's JSON-formatted value as text (strings unquoted); several → a JSON object. */
-  private key(row: Row, json: string): string | null {
+  private key(json: string): string | null {
     const idx = this.keyIdx;
     if (idx.length === 0) return null;
     // The value formats (DECIMAL scale, TIMESTAMP text, BIGINT range) are the encoder's: take
@@ -87,72 +190,143 @@ export class KafkaSink implements RunningSink {
     }
     const k: Record<string, unknown> = {};
     for (const i of idx) k[this.def.columns[i]!.name] = obj[this.def.columns[i]!.name] ?? null;
-    void row;
     return JSON.stringify(k);
   }
 
   flush(): void {
-    // Exactly-once output leaves only inside the checkpoint's transaction.
-    if (this.opts.delivery === 'exactly-once' || this.pending.length === 0) return;
+    // Exactly-once output leaves only inside a transaction.
+    if (this.eos || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     // Concurrent send() calls may complete in any order; one after another keeps row order.
     this.chain = this.chain.then(() => this.send(batch));
-    this.chain.catch((e: Error) => (this.failure = e));
+    this.chain.catch((e: Error) => (this.failure ??= e));
   }
 
-  private async send(messages: Message[]): Promise<void> {
+  private async send(messages: KeyValue[]): Promise<void> {
     await this.connected;
     for (let i = 0; i < messages.length; i += SEND_CHUNK) {
       await this.producer.send({ topic: this.opts.topic, acks: this.opts.acks, messages: messages.slice(i, i + SEND_CHUNK) });
     }
   }
 
+  /**
+   * One transaction: the messages, the source offsets, and (with `seq`) the marker saying
+   * interval `seq` is published.
+   */
+  private async publish(chunks: Iterable<KeyValue[]> | AsyncIterable<KeyValue[]>, offsets: () => TransactionOffsets[], seq: number | null): Promise<void> {
+    const tx = await this.producer.transaction();
+    try {
+      for await (const c of chunks) await tx.send({ topic: this.opts.topic, messages: c });
+      for (const o of offsets()) await retryConcurrent(() => tx.sendOffsets(o));
+      if (seq !== null) {
+        const marker = { consumerGroupId: this.opts.commitGroup, topics: [{ topic: this.opts.topic, partitions: [{ partition: 0, offset: String(seq) }] }] };
+        await retryConcurrent(() => tx.sendOffsets(marker));
+      }
+      await tx.commit();
+    } catch (e) {
+      await tx.abort().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The offsets of the run's Kafka sources, read when the interval closes. */
+  private readOffsets(): TransactionOffsets[] {
+    const got = this.cfg.offsets?.() ?? null;
+    return (got === null ? [] : Array.isArray(got) ? got : [got]).filter((o) => o.topics.some((t) => t.partitions.length > 0));
+  }
+
   async commit(): Promise<unknown> {
     if (this.failure !== null) throw this.failure;
     await this.connected;
-    if (this.opts.delivery === 'exactly-once') {
-      const rows = this.pending;
-      this.pending = [];
-      // Read at commit time: no row is processed while the checkpoint runs, so these are
-      // exactly the offsets the rows were computed from.
-      const readOffsets = (): TransactionOffsets[] => {
-        const got = this.cfg.offsets?.() ?? null;
-        return (got === null ? [] : Array.isArray(got) ? got : [got]).filter((o) => o.topics.some((t) => t.partitions.length > 0));
-      };
-      let offsets: TransactionOffsets[] | null = null;
-      if (rows.length === 0) {
-        offsets = readOffsets();
-        // Nothing new: an empty transaction would only cost a round of coordinator requests.
-        if (JSON.stringify(offsets) === this.lastOffsets) return null;
-      }
-      const tx = await this.producer.transaction();
-      try {
-        for (let i = 0; i < rows.length; i += SEND_CHUNK) await tx.send({ topic: this.opts.topic, messages: rows.slice(i, i + SEND_CHUNK) });
-        offsets ??= readOffsets();
-        for (const o of offsets) await retryConcurrent(() => tx.sendOffsets(o));
-        await tx.commit();
-      } catch (e) {
-        await tx.abort().catch(() => undefined);
-        throw e;
-      }
-      this.lastOffsets = JSON.stringify(offsets);
+    if (!this.eos) {
+      this.flush();
+      await this.chain;
+      if (this.failure !== null) throw this.failure;
       return null;
     }
-    this.flush();
-    await this.chain;
-    if (this.failure !== null) throw this.failure;
+    const messages = this.pending;
+    this.pending = [];
+    if (this.intervals === null) return this.commitNow(messages);
+    if (this.prepared !== null) {
+      // The runner stops after a failed checkpoint, so this would be a runner bug; publishing
+      // the older interval now could duplicate it, dropping it could lose it.
+      throw new Error(`sink '${this.def.name}': interval ${this.prepared.progress.seq} was never confirmed by a checkpoint`);
+    }
+    // No row is processed while the checkpoint runs: these are exactly the offsets the rows
+    // were computed from.
+    const offsets = this.readOffsets();
+    const offsetsJson = JSON.stringify(offsets);
+    // Nothing new: the checkpoint keeps the last interval, which says what a restart checks.
+    if (messages.length === 0 && (offsets.length === 0 || offsetsJson === this.lastOffsets)) return this.lastProgress;
+    const seq = this.seq + 1;
+    const file = messages.length > 0 ? this.intervals.write(seq, messages) : null;
+    const progress: IntervalProgress = { seq, file, messages: messages.length, offsets };
+    this.seq = seq;
+    this.prepared = { progress, messages };
+    this.lastProgress = progress;
+    this.lastOffsets = offsetsJson;
+    return progress;
+  }
+
+  /** Without checkpoints nothing resumes: the interval's transaction commits right away. */
+  private async commitNow(messages: KeyValue[]): Promise<null> {
+    let offsets: TransactionOffsets[] | null = null;
+    if (messages.length === 0) {
+      offsets = this.readOffsets();
+      // Nothing new: an empty transaction would only cost a round of coordinator requests.
+      if (offsets.length === 0 || JSON.stringify(offsets) === this.lastOffsets) return null;
+    }
+    // Read inside the transaction, after the rows: a failure to get them aborts the rows too.
+    await this.publish(chunked(messages), () => (offsets ??= this.readOffsets()), null);
+    this.lastOffsets = JSON.stringify(offsets);
     return null;
+  }
+
+  async afterCheckpoint(): Promise<void> {
+    const p = this.prepared;
+    if (p === null || this.intervals === null) return;
+    await this.publish(chunked(p.messages), () => p.progress.offsets, p.progress.seq);
+    this.prepared = null;
+    this.intervals.removeAllBut(null);
   }
 
   async close(): Promise<void> {
     try {
-      // Exactly-once rows not covered by a checkpoint are dropped: the resumed run recomputes them.
-      if (this.connected !== null && this.failure === null && this.opts.delivery === 'at-least-once') await this.commit();
+      if (this.connected !== null && this.failure === null) {
+        // Exactly-once rows not covered by a durable checkpoint are dropped: the resumed run
+        // recomputes them. A recovery still running is let finish (it is safe either way).
+        if (this.eos) await this.connected.catch(() => undefined);
+        else await this.commit();
+      }
     } finally {
       await this.producer.disconnect();
     }
   }
+}
+
+/**
+ * The message key columns: the `key` option, else the input's upsert key. A changelog input
+ * needs a key (a tombstone without one deletes nothing), and it must be the upsert key.
+ */
+function keyColumns(def: ChangelogSinkDef, o: KafkaSinkOptions): string[] {
+  const changelog = def.changelog ?? 'append';
+  if (changelog === 'append') return o.keyColumns;
+  const upsert = def.upsertKey ?? [];
+  if (o.keyColumns.length === 0) {
+    if (upsert.length === 0) throw new KafkaOptionError(`sink '${def.name}': its input is a changelog (updates and deletes) without a key; set 'key' so a delete can be sent as a tombstone`);
+    return upsert;
+  }
+  if (upsert.length > 0 && (o.keyColumns.length !== upsert.length || o.keyColumns.some((k) => !upsert.includes(k)))) {
+    throw new KafkaOptionError(
+      `sink '${def.name}': 'key' (${o.keyColumns.join(', ')}) must be the input's upsert key (${upsert.join(', ')}), else an update or delete would not replace the row it changes`,
+    );
+  }
+  return o.keyColumns;
+}
+
+function* chunked(messages: KeyValue[]): Generator<KeyValue[]> {
+  for (let i = 0; i < messages.length; i += SEND_CHUNK) yield messages.slice(i, i + SEND_CHUNK);
 }
 
 /**

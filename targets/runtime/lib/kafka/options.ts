@@ -24,6 +24,11 @@ export interface KafkaSinkOptions {
   /** `idempotence` / `enable.idempotence` (default true; only with acks=all). */
   idempotent: boolean;
   transactionalId: string;
+  /**
+   * Exactly-once: the consumer group whose committed offset (on partition 0 of `topic`) is the
+   * number of the last interval published; written inside each transaction.
+   */
+  commitGroup: string;
 }
 
 /** Thrown for option values the checker should have rejected; the runner reports it. */
@@ -75,6 +80,7 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
     acks = -1;
     idempotent = true;
   }
+  const transactionalId = o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`;
   return {
     brokers: brokersOf(o, env),
     topic: o.topic,
@@ -85,6 +91,7 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
     delivery,
     acks,
     idempotent,
-    transactionalId: o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`,
+    transactionalId,
+    commitGroup: `${transactionalId}-commits`,
   };
 }

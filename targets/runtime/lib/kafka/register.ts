@@ -35,6 +35,8 @@ registerSink(
     new KafkaSink(def, {
       env: ctx.env,
       pipeline: ctx.pipeline,
+      checkpointDir: ctx.checkpointDir,
+      warn: ctx.warn,
       // Lazy: the runner creates sinks before sources.
       offsets: () => (sourcesOfRun.get(ctx) ?? []).map((s) => s.transactionOffsets(s.position())),
     }),

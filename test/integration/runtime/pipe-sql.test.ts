@@ -46,16 +46,16 @@ test('SESSION (long form, PARTITION BY) and GROUP BY EMIT CHANGES with state_ttl
     { window_start: '2020-04-15 08:17:00.000', window_end: '2020-04-15 08:19:00.000', supplier_id: 'supplier2', total_price: '6.00' },
   ]);
   assert.deepEqual(readNdjson(path.join(r.dir, 'late.ndjson')), []);
-  // One upsert per input row, in arrival order (each item occurs once in the file).
+  // One upsert per input row, in arrival order (each item occurs once in the file: all inserts).
   assert.deepEqual(
     r.stdout.trim().split('\n').map((l) => JSON.parse(l)),
     [
-      { item: 'A', n: 1, top: '2.00' },
-      { item: 'C', n: 1, top: '4.00' },
-      { item: 'B', n: 1, top: '3.00' },
-      { item: 'D', n: 1, top: '5.00' },
-      { item: 'F', n: 1, top: '6.00' },
-      { item: 'E', n: 1, top: '1.00' },
+      { op: '+I', item: 'A', n: 1, top: '2.00' },
+      { op: '+I', item: 'C', n: 1, top: '4.00' },
+      { op: '+I', item: 'B', n: 1, top: '3.00' },
+      { op: '+I', item: 'D', n: 1, top: '5.00' },
+      { op: '+I', item: 'F', n: 1, top: '6.00' },
+      { op: '+I', item: 'E', n: 1, top: '1.00' },
     ],
   );
 });

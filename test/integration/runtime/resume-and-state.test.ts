@@ -118,9 +118,9 @@ test('GROUP BY with state_ttl forgets a group untouched for the TTL (processing 
   ac.abort();
   await run;
   assert.deepEqual(readNdjson(path.join(dir, 'out.ndjson')), [
-    { k: 'a', total: 1, n: 1 },
-    { k: 'a', total: 3, n: 2 },
-    { k: 'a', total: 5, n: 1 }, // the group was evicted and starts over
+    { op: '+I', k: 'a', total: 1, n: 1 },
+    { op: '+U', k: 'a', total: 3, n: 2 },
+    { op: '+I', k: 'a', total: 5, n: 1 }, // the group was evicted and starts over
   ]);
 });
 

@@ -5,6 +5,7 @@
 // the registered `kafka` factory; no per-record hook is added to the measured path.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { compileFile } from '../../../src/build/compile.ts';
@@ -19,6 +20,10 @@ registerSource('kafka', (def, out, ctx) => (live = kafkaFactory(def, out, ctx)))
 
 export interface PipelineResult {
   ms: number;
+  /** Process CPU time (user + system, all threads) over the same interval. */
+  cpuMs: number;
+  /** Share of the interval the event loop was busy (not waiting for I/O or timers). */
+  busy: number;
   /** From the pipeline's own /metrics at the moment every record had been read. */
   recordsIn: number;
   recordsOut: number;
@@ -68,13 +73,20 @@ export async function runUntilRead(plan: Awaited<ReturnType<typeof compileSpec>>
     return sum;
   };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const run = runPipeline(plan, { baseDir, env, signal: ac.signal, discardSinks: true, handleSignals: false, status: 'none', metricsPort: port, stdout: () => {}, stderr: (t) => void (stderr += t) });
   // A timer only runs when the runner yields to the event loop, which it must do to fetch more
   // records; by then every record it polled has gone through the operators.
+  let cpuMs = 0;
+  let busy = 0;
   const ms = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {
       if (read() >= n) {
         clearInterval(timer);
+        const cpu = process.cpuUsage(cpu0);
+        cpuMs = (cpu.user + cpu.system) / 1000;
+        busy = performance.eventLoopUtilization(elu0).utilization;
         resolve(performance.now() - t0);
       } else if (performance.now() - t0 > timeoutMs) {
         clearInterval(timer);
@@ -98,6 +110,8 @@ export async function runUntilRead(plan: Awaited<ReturnType<typeof compileSpec>>
   if (r.exitCode !== 0) throw new Error(`pipeline exited ${r.exitCode}\n${stderr}`);
   return {
     ms,
+    cpuMs,
+    busy,
     recordsIn: metric(text, 'pipec_records_in_total'),
     recordsOut: metric(text, 'pipec_records_out_total'),
     deadLetters: metric(text, 'pipec_dead_letters_total'),

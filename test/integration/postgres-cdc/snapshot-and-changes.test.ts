@@ -6,6 +6,7 @@ import { ensureServices } from '../../support/services.ts';
 import { PostgresCdcSource } from '../../../targets/runtime/lib/postgres-cdc/cdc-source.ts';
 import { BAD, readBigint, readDecimal, readTimestamp } from '../../../targets/runtime/lib/values.ts';
 import { meta } from '../../../targets/runtime/lib/io/source-types.ts';
+import { isTruncate, rowKind } from '../../../targets/runtime/lib/ops/types.ts';
 import { cleanup, col, collector, opCol, pgClient, pollFor, pollUntil, sourceDef, unique } from './harness.ts';
 
 test('snapshot with concurrent inserts hands over to the stream with no gap and no duplicate', async (t) => {
@@ -64,7 +65,7 @@ test('snapshot with concurrent inserts hands over to the stream with no gap and 
   assert.deepEqual([...live.keys()].sort((a, b) => a - b), expected);
 });
 
-test('types follow the catalog; updates carry old values under REPLICA IDENTITY FULL; deletes and truncate', async (t) => {
+test('types follow the catalog; under REPLICA IDENTITY FULL an update is -U (full old row) then +U; deletes carry the row; truncate warns without a normalize', async (t) => {
   const env = await ensureServices(['postgres']);
   const url = env.PIPEC_PG_URL!;
   const table = unique('cdc_types');
@@ -96,6 +97,7 @@ test('types follow the catalog; updates carry old values under REPLICA IDENTITY 
   assert.equal(r0[8], null);
   assert.equal(r0[9], 0.1);
   assert.equal(r0[10], 'insert');
+  assert.equal(rowKind(r0), '+I');
 
   await c.query(`UPDATE ${table} SET amount = amount + 0.09, note = 'x' WHERE id = 9007199254740993`);
   await c.query('BEGIN');
@@ -103,18 +105,71 @@ test('types follow the catalog; updates carry old values under REPLICA IDENTITY 
   await c.query(`DELETE FROM ${table} WHERE id = 1`);
   await c.query('COMMIT');
   await c.query(`TRUNCATE ${table}`);
-  await pollUntil(src, () => got.rows.length === 6);
-  const ops = got.rows.map((r) => [r[0], r[10]]);
-  assert.deepEqual(ops.slice(1), [[9007199254740993n, 'update'], [1, 'insert'], [2, 'insert'], [1, 'delete'], [null, 'truncate']]);
-  const upd = got.rows[1]!;
+  await pollUntil(src, () => got.rows.length === 6 && got.warnings.length === 1);
+  await pollFor(src, 300);
+  const ops = got.rows.map((r) => [r[0], r[10], rowKind(r)]);
+  assert.deepEqual(ops.slice(1), [
+    [9007199254740993n, 'update', '-U'],
+    [9007199254740993n, 'update', '+U'],
+    [1, 'insert', '+I'],
+    [2, 'insert', '+I'],
+    [1, 'delete', '-D'],
+  ]);
+  const [old, upd] = [got.rows[1]!, got.rows[2]!];
+  assert.equal(old[1], 12345678901234567891n, 'the -U row is the full old row: amount 123456789012345678.91');
+  assert.equal(old[8], null, 'old note');
   assert.equal(upd[1], 12345678901234567900n, 'new amount 123456789012345678.91 + 0.09 = 123456789012345679.00');
   assert.equal(upd[8], 'x');
   const before = upd[11] as Record<string, unknown>;
-  assert.equal(before.amount, '123456789012345678.91', 'old value of the updated column');
+  assert.equal(before.amount, '123456789012345678.91', "METADATA 'before' keeps the old values");
   assert.equal(before.note, null);
-  const del = got.rows[4]!;
+  const del = got.rows[5]!;
   assert.equal(del[1], -550, 'a delete carries the deleted row (amount -5.50)');
   assert.equal((del[11] as Record<string, unknown>).id, 1);
+  // No normalize follows this source (nothing keeps the rows), so a TRUNCATE cannot be retracted: a warning, no row.
+  assert.match(got.warnings[0]!, /TRUNCATE of .* rows already sent downstream are not deleted/);
+});
+
+test('default REPLICA IDENTITY: -U holds the key only, a key change is -D old key + +I new key, a delete carries the key; with a normalize a TRUNCATE is a marker row', async (t) => {
+  const env = await ensureServices(['postgres']);
+  const url = env.PIPEC_PG_URL!;
+  const table = unique('cdc_kinds');
+  const slot = unique('slot');
+  const pub = unique('pub');
+  const c = await pgClient(url);
+  t.after(async () => {
+    await src.close();
+    await c.end();
+    await cleanup(url, table, slot, pub);
+  });
+  await c.query(`CREATE TABLE ${table} (id int PRIMARY KEY, v text NOT NULL)`);
+  const { out, got } = collector();
+  const def = sourceDef('kinds', { dsn: url, table, slot, publication: pub, snapshot: 'never' }, [col('id', 'int'), col('v', 'string'), opCol()]);
+  def.normalized = true;
+  const src = new PostgresCdcSource(def, out, { env: {} });
+  await src.poll(10);
+  await c.query(`INSERT INTO ${table} VALUES (1, 'a'), (2, 'b')`);
+  await c.query(`UPDATE ${table} SET v = 'a2' WHERE id = 1`);
+  await c.query(`UPDATE ${table} SET id = 3 WHERE id = 2`);
+  await c.query(`DELETE FROM ${table} WHERE id = 1`);
+  await c.query(`TRUNCATE ${table}`);
+  await pollUntil(src, () => got.rows.length === 8);
+  await pollFor(src, 300);
+  assert.deepEqual(
+    got.rows.map((r) => [rowKind(r), ...r]),
+    [
+      ['+I', 1, 'a', 'insert'],
+      ['+I', 2, 'b', 'insert'],
+      ['-U', 1, null, 'update'], // PostgreSQL sends no old row: the key, from the new row
+      ['+U', 1, 'a2', 'update'],
+      ['-D', 2, null, 'update'], // the old key
+      ['+I', 3, 'b', 'update'],
+      ['-D', 1, null, 'delete'],
+      ['-D', null, null, null], // the TRUNCATE marker (every column NULL) for the normalize
+    ],
+  );
+  assert.ok(isTruncate(got.rows[7]!));
+  assert.deepEqual(got.warnings, []);
 });
 
 test('raw records feed a generated-style decoder (values.ts readers); an undecodable change is a dead letter', async (t) => {
@@ -148,11 +203,16 @@ test('raw records feed a generated-style decoder (values.ts readers); an undecod
   await src.poll(10);
   await c.query(`INSERT INTO ${table} VALUES (1, 12.345, '2024-05-05 10:00:00.123+00'), (2, 123456789012.5, NULL)`);
   await c.query(`UPDATE ${table} SET amount = 0.1 WHERE id = 1`);
-  await pollUntil(src, () => got.rows.length + got.dead.length === 3);
+  await pollUntil(src, () => got.rows.length + got.dead.length === 4);
   // 12.345 rounds half away from zero to 12.35 (1235 cents); 123456789012.5 has 12 integer digits.
-  assert.deepEqual(got.rows, [
-    [1, 1235, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'insert'],
-    [1, 10, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'update'],
-  ]);
+  // The update is -U (key only: PostgreSQL sends no old row by default) then +U.
+  assert.deepEqual(
+    got.rows.map((r) => [rowKind(r), ...r]),
+    [
+      ['+I', 1, 1235, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'insert'],
+      ['-U', 1, null, null, 'update'],
+      ['+U', 1, 10, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'update'],
+    ],
+  );
   assert.deepEqual(got.dead, ['amount: does not fit DECIMAL(10, 2)']);
 });

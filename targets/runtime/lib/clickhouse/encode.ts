@@ -46,6 +46,23 @@ function dateText(v: unknown, fromKind: string): string {
 export interface EncodeEnv {
   /** Servers before 19.x refuse a quoted Decimal in JSONEachRow; exact unquoted text works there. */
   quoteDecimals: boolean;
+  /**
+   * NULL in a non-Nullable column is written as the type's default (0, '', epoch): deleted
+   * rows of a changelog may hold only their key, and ClickHouse never reads the other values.
+   */
+  nullAsDefault?: boolean;
+}
+
+/** JSONEachRow text of a non-Nullable ClickHouse type's default value. */
+function defaultText(chType: string): string {
+  const nullable = /^(LowCardinality\()?Nullable\(/.test(chType.trim());
+  if (nullable) return 'null';
+  const t = baseType(chType);
+  if (/^DateTime/.test(t)) return '"1970-01-01 00:00:00"';
+  if (/^Date/.test(t)) return '"1970-01-01"';
+  if (/^(String|FixedString|UUID)/.test(t)) return /^UUID/.test(t) ? '"00000000-0000-0000-0000-000000000000"' : '""';
+  if (/^(U?Int|Float|Decimal|Bool)/.test(t)) return '0';
+  return 'null';
 }
 
 function encoderFor(col: ColumnDef, ch: ChColumn, env: EncodeEnv): Enc {
@@ -89,11 +106,12 @@ export function rowEncoder(columns: readonly ColumnDef[], table: readonly ChColu
   if (missing.length > 0) throw new ClickHouseSinkError(`${where}: the table has no column ${missing.map((m) => `'${m}'`).join(', ')} (it has ${table.map((c) => c.name).join(', ')})`);
   const encs = columns.map((c) => encoderFor(c, byName.get(c.name)!, env));
   const keys = columns.map((c) => JSON.stringify(c.name) + ':');
+  const nulls = columns.map((c) => (env.nullAsDefault ? defaultText(byName.get(c.name)!.type) : 'null'));
   return (row) => {
     let s = '{';
     for (let i = 0; i < encs.length; i++) {
       const v = row[i];
-      s += (i === 0 ? '' : ',') + keys[i] + (v === null || v === undefined ? 'null' : encs[i]!(v));
+      s += (i === 0 ? '' : ',') + keys[i] + (v === null || v === undefined ? nulls[i] : encs[i]!(v));
     }
     return s + '}';
   };

@@ -158,7 +158,9 @@ export class PostgresCdcSource implements RunningSource {
     let row: Row | null;
     if (this.def.decode) {
       const err: DecodeError = { column: '', reason: '' };
+      // Generated decoders of changelog sources set the kind themselves; hand-written ones may not.
       row = this.def.decode(raw, err);
+      if (row !== null) setRowKind(row, m.kind);
       if (row === null) {
         this.out.dead({ partition: this.opts.table, offset: Number(lsnToBig(m.lsn === 'snapshot' ? '0/0' : m.lsn)) }, `${err.column}: ${err.reason}`, JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
         return;

@@ -41,3 +41,32 @@ export function protobufConfluent(type: protobuf.Type, id: number, indexes: numb
   // fromObject takes the JSON mapping (enum names, 64-bit integers as strings).
   return Buffer.concat([header(id), messageIndexes(indexes), Buffer.from(type.encode(type.fromObject(value)).finish())]);
 }
+
+/** An Avro/Connect decimal's bytes: the unscaled value as minimal big-endian two's complement. */
+export function decimalBytes(unscaled: bigint | number): Buffer {
+  let v = BigInt(unscaled);
+  const out: number[] = [];
+  for (;;) {
+    out.unshift(Number(v & 0xffn));
+    v >>= 8n;
+    // Done once the rest is pure sign extension of the byte just written.
+    if ((v === 0n && !(out[0]! & 0x80)) || (v === -1n && out[0]! & 0x80)) break;
+  }
+  return Buffer.from(out);
+}
+
+/**
+ * The order record of test/bench/kafka-e2e as an Avro writer schema: amount DECIMAL(12, 2) as
+ * decimal bytes, order_ts as timestamp-millis (write cents with decimalBytes, time as epoch ms).
+ */
+export const ORDER_AVRO_SCHEMA = {
+  type: 'record',
+  name: 'Order',
+  namespace: 'bench',
+  fields: [
+    { name: 'order_id', type: 'string' },
+    { name: 'customer_id', type: 'long' },
+    { name: 'amount', type: { type: 'bytes', logicalType: 'decimal', precision: 12, scale: 2 } },
+    { name: 'order_ts', type: { type: 'long', logicalType: 'timestamp-millis' } },
+  ],
+} as const;

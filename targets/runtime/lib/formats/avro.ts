@@ -7,7 +7,7 @@ import avro from 'avsc';
 import type { ColumnDef } from '../io/source-types.ts';
 import { norm64, type Int64 } from '../values.ts';
 import { HEADER_BYTES, readSchemaId, SchemaCache, type FetchedSchema } from './confluent.ts';
-import { base64, connectDecimal, floorDiv } from './values.ts';
+import { base64, decimalValue, floorDiv } from './values.ts';
 import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
 
 // ------------------------------------------------------------------ types the runtime reads with
@@ -48,7 +48,7 @@ const HybridLong = avro.types.LongType.__with(
   true,
 );
 
-/** Avro decimal (bytes or fixed) → exact decimal text at the schema's scale. */
+/** Avro decimal (bytes or fixed) → the exact value at the schema's scale (decimalValue). */
 class DecimalType extends avro.types.LogicalType {
   readonly scale: number;
   constructor(schema: any, opts?: any) {
@@ -56,8 +56,8 @@ class DecimalType extends avro.types.LogicalType {
     this.scale = Number.isInteger(schema.scale) ? schema.scale : 0;
     if (!Number.isInteger(schema.precision) || schema.precision < 1 || this.scale < 0) throw new Error('invalid decimal');
   }
-  override _fromValue(b: Buffer): string {
-    return connectDecimal(b, this.scale);
+  override _fromValue(b: Buffer): number | string {
+    return decimalValue(b, this.scale);
   }
   override _toValue(v: unknown): unknown {
     return v;

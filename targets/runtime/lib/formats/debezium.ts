@@ -4,7 +4,7 @@
 // Kafka tombstones (the null value after a delete, for log compaction) are skipped.
 // Unlike Flink, an update without 'before' is not an error: it goes out as +U alone.
 import type { RowKind } from '../ops/types.ts';
-import { connectDecimal } from './values.ts';
+import { decimalValue } from './values.ts';
 import { CHANGES, FAIL, SKIP, type ChangeRecords, type Decoded, type FormatDecoder } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -18,9 +18,9 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const CONNECT_CONVERSIONS: Readonly<Record<string, (v: unknown, params: Json | undefined) => unknown>> = {
   'io.debezium.time.MicroTimestamp': (v) => (typeof v === 'number' ? Math.floor(v / 1000) : v),
   'io.debezium.time.NanoTimestamp': (v) => (typeof v === 'number' ? Math.floor(v / 1e6) : v),
-  'org.apache.kafka.connect.data.Decimal': (v, p) => (typeof v === 'string' ? connectDecimal(Buffer.from(v, 'base64'), Number(p?.scale ?? 0)) : v),
+  'org.apache.kafka.connect.data.Decimal': (v, p) => (typeof v === 'string' ? decimalValue(Buffer.from(v, 'base64'), Number(p?.scale ?? 0)) : v),
   'io.debezium.data.VariableScaleDecimal': (v) =>
-    isObj(v) && typeof v.value === 'string' ? connectDecimal(Buffer.from(v.value, 'base64'), Number(v.scale ?? 0)) : v,
+    isObj(v) && typeof v.value === 'string' ? decimalValue(Buffer.from(v.value, 'base64'), Number(v.scale ?? 0)) : v,
 };
 
 /** A delete must say which row goes: at least its key. */

@@ -266,17 +266,19 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     cols.forEach((c, i) => {
       lit((i === 0 && !changelog ? '{' : ',') + JSON.stringify(c.name) + ':');
       const v = `r[${i}]`;
-      const plainQuoted = !c.type.nullable && (c.type.kind === 'timestamp' || c.type.kind === 'decimal' || c.type.kind === 'date');
+      // A changelog's old rows may be key-only (NULL in NOT NULL columns): every column is checked.
+      const nullable = c.type.nullable || changelog;
+      const plainQuoted = !nullable && (c.type.kind === 'timestamp' || c.type.kind === 'decimal' || c.type.kind === 'date');
       if (plainQuoted) {
         lit('"');
         segs.push({ lit: false, text: textValueCode(c.type, v) });
         lit('"');
-      } else segs.push({ lit: false, text: c.type.nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v) });
+      } else segs.push({ lit: false, text: nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v) });
     });
     lit(cols.length || changelog ? '}' : '{}');
     out.push('', `// sink ${s.name}: ${s.connector}`);
     out.push(`function json_${ident(s.id)}(r) {\n  return ${segs.map((x) => (x.lit ? q(x.text) : x.text)).join('\n    + ')};\n}`);
-    const cells = cols.map((c, i) => (c.type.nullable ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
+    const cells = cols.map((c, i) => (c.type.nullable || changelog ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
     if (changelog) cells.unshift('rt.rowKind(r)');
     out.push(`function cells_${ident(s.id)}(r) {\n  return [${cells.join(', ')}];\n}`);
   }
@@ -299,6 +301,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? 'null'},`);
     // Avro/Protobuf: the compiled schema (writer of plain `file:` values, reader defaults).
     if ((s.format === 'avro' || s.format === 'protobuf') && s.schemaText !== null) out.push(`      schemaText: ${q(s.schemaText)},`);
+    if (normalized.has(s.id)) out.push('      normalized: true,');
     out.push('    },');
   }
   out.push('  ],');
@@ -363,9 +366,6 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
     switch (o.op) {
       case 'scan':
         graph.push(`{ id: ${q(o.id)}, inputs: [], source: ${q(o.source)} }`);
-        break;
-      case 'filter':
-        L.push(`function push_${id}(r) {\n  if (pred_${id}(r) === true) emit_${id}(r);\n}`);
         if (cl.normalized.has(o.source)) {
           // Changelog normalize between the source and the scan's consumers (state: last row per key).
           const cols = layout(o.id);
@@ -373,6 +373,9 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
           L.push(`function nkey_${id}(r) {\n  return ${keys.length === 1 ? keys[0] : `rt.compositeKey(${keys.join(', ')})`};\n}`);
           L.push(`const norm_${id} = b.normalize({ id: ${q(o.id + '/normalize')}, keyOf: nkey_${id}, out: emit_${id} });`);
         }
+        break;
+      case 'filter':
+        L.push(`function push_${id}(r) {\n  if (pred_${id}(r) === true) emit_${id}(r);\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
         break;
       case 'project':

@@ -26,13 +26,13 @@ export function definePipeline(env) {
     return "{\"op\":\""
       + rt.rowKind(r)
       + "\",\"id\":"
-      + rt.jsonInt64(r[0])
+      + (r[0] === null ? 'null' : rt.jsonInt64(r[0]))
       + ",\"name\":"
       + (r[1] === null ? 'null' : JSON.stringify(r[1]))
       + "}";
   }
   function cells_out(r) {
-    return [rt.rowKind(r), String(r[0]), (r[1] === null ? 'NULL' : r[1])];
+    return [rt.rowKind(r), (r[0] === null ? 'NULL' : String(r[0])), (r[1] === null ? 'NULL' : r[1])];
   }
 
   return {

@@ -59,17 +59,17 @@ export function definePipeline(env) {
     return "{\"op\":\""
       + rt.rowKind(r)
       + "\",\"customer_id\":"
-      + rt.jsonInt64(r[0])
+      + (r[0] === null ? 'null' : rt.jsonInt64(r[0]))
       + ",\"lifetime_revenue\":"
       + (r[1] === null ? 'null' : '"' + rt.formatDecimal(r[1], 2) + '"')
       + ",\"orders\":"
-      + rt.jsonInt64(r[2])
+      + (r[2] === null ? 'null' : rt.jsonInt64(r[2]))
       + ",\"last_order_ts\":"
       + (r[3] === null ? 'null' : '"' + rt.formatTimestamp(r[3]) + '"')
       + "}";
   }
   function cells_out(r) {
-    return [rt.rowKind(r), String(r[0]), (r[1] === null ? 'NULL' : rt.formatDecimal(r[1], 2)), String(r[2]), (r[3] === null ? 'NULL' : rt.formatTimestamp(r[3]))];
+    return [rt.rowKind(r), (r[0] === null ? 'NULL' : String(r[0])), (r[1] === null ? 'NULL' : rt.formatDecimal(r[1], 2)), (r[2] === null ? 'NULL' : String(r[2])), (r[3] === null ? 'NULL' : rt.formatTimestamp(r[3]))];
   }
 
   return {

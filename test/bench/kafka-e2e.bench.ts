@@ -2,17 +2,21 @@
 // compiled by pipec, run by `runPipeline`: Kafka source → generated decoder → TUMBLE(1 minute)
 // SUM(amount)/COUNT(*) by customer → discarding sink) next to bare kafkajs consume loops over
 // the same topic in the same run: one that decodes each value the same way a user's consumer
-// would (JSON.parse; the goal's baseline) and one that decodes nothing (the client's ceiling).
-// The topic (1M events, 4 partitions, 1,000 customers, 100 minutes of event time) is produced
-// once and reused by later runs after checking every record. Rounds alternate the order of
+// would (JSON.parse, or avsc for Avro; the goal's baseline) and one that decodes nothing (the
+// client's ceiling). Two formats: JSON, and Avro in the Confluent wire format with the writer
+// schema served by a local registry-protocol server. Each topic (1M events, 4 partitions, 1,000
+// customers, 100 minutes of event time) is produced once and reused by later runs after
+// checking every record. Rounds alternate the order of
 // the contenders, each with a fresh consumer group; medians are reported.
-// Run alone: node --import tsx test/bench/kafka-e2e.bench.ts  (KAFKA_E2E_N, KAFKA_E2E_ROUNDS)
+// Run alone: node --import tsx test/bench/kafka-e2e.bench.ts  (KAFKA_E2E_N, KAFKA_E2E_ROUNDS, KAFKA_E2E_FORMATS=json,avro)
 import { Kafka, logLevel } from 'kafkajs';
 import { performance } from 'node:perf_hooks';
 import { ensureServices } from '../support/services.ts';
 import { CUSTOMERS, PARTITIONS, STEP_MS, expectedWindowRows, layout, orderJson } from './kafka-e2e/events.ts';
 import { ensureTopic, type TopicSpec } from './kafka-e2e/topic.ts';
 import { compileSpec, runUntilRead } from './kafka-e2e/pipeline-run.ts';
+import { ORDER_SCHEMA, bareAvroDecoder, orderAvro } from './kafka-e2e/avro-orders.ts';
+import { startRegistryFixture } from '../fixtures/schemas/confluent-registry-protocol-fixture.ts';
 
 const N = Number(process.env.KAFKA_E2E_N ?? 1_000_000);
 const ROUNDS = Number(process.env.KAFKA_E2E_ROUNDS ?? 3);
@@ -23,6 +27,8 @@ interface Variant {
   spec: TopicSpec;
   /** The source's format options in the `.pipe.sql` WITH clause. */
   formatOptions: string;
+  /** Settings the compiler and the pipeline need beyond the brokers. */
+  env: Record<string, string>;
   /** What the decoding bare loop does per value, for the report. */
   bareDecodeLabel: string;
   /** Decodes one value as a bare consumer would; returns a number so the work is not optimised away. */
@@ -50,9 +56,24 @@ const jsonVariant: Variant = {
   // The name says what the topic holds; the content check catches a generator changed without renaming.
   spec: { topic: `pipec-bench-e2e-json-${N}-v1`, parts, encode: (o) => Buffer.from(orderJson(o)) },
   formatOptions: "format = 'json'",
+  env: {},
   bareDecodeLabel: 'JSON.parse',
   bareDecode: (v) => (JSON.parse(v.toString('utf8')) as { amount: number }).amount,
   goal: 0.65,
+};
+
+// The registry answers the runtime's writer-schema lookup (once per schema id, so its speed
+// does not matter); ids are assigned in order, so the topic's bytes are the same every run.
+const registry = await startRegistryFixture({ subjects: { 'bench-orders-value': [{ schema: JSON.stringify(ORDER_SCHEMA) }] } });
+const avroId = registry.idOf('bench-orders-value', 1);
+const avroVariant: Variant = {
+  label: 'Avro',
+  spec: { topic: `pipec-bench-e2e-avro-${N}-v1`, parts, encode: (o) => orderAvro(o, avroId) },
+  formatOptions: "format = 'avro',\n  schema    = 'registry:bench-orders-value'",
+  env: { PIPEC_SCHEMA_REGISTRY_URL: registry.url },
+  bareDecodeLabel: 'avsc',
+  bareDecode: bareAvroDecoder(avroId),
+  goal: 0.8,
 };
 
 function pipeSql(v: Variant, group: string): string {
@@ -140,9 +161,10 @@ async function measure(v: Variant): Promise<boolean> {
   const runs = { raw: [] as Timing[], decode: [] as Timing[], pipeline: [] as Timing[] };
   let ok = true;
   for (let r = 0; r < ROUNDS; r++) {
-    const plan = await compileSpec(pipeSql(v, groupId(`${v.label}-pipeline-${r}`)), runEnv);
+    const vEnv = { ...runEnv, ...v.env };
+    const plan = await compileSpec(pipeSql(v, groupId(`${v.label}-pipeline-${r}`)), vEnv);
     const runPipelineRound = async (): Promise<void> => {
-      const p = await runUntilRead(plan, N, runEnv);
+      const p = await runUntilRead(plan, N, vEnv);
       runs.pipeline.push(p);
       const good = p.recordsIn === N && p.deadLetters === 0 && p.recordsOut === expectedRows;
       ok &&= good;
@@ -187,8 +209,10 @@ console.log(
 );
 let allOk = true;
 try {
-  for (const v of [jsonVariant]) allOk = (await measure(v)) && allOk;
+  const only = process.env.KAFKA_E2E_FORMATS?.split(',');
+  for (const v of [jsonVariant, avroVariant]) if (!only || only.includes(v.label.toLowerCase())) allOk = (await measure(v)) && allOk;
 } finally {
+  await registry.close();
   await admin.deleteGroups(groups).catch(() => {});
   await admin.disconnect();
 }

@@ -68,6 +68,11 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (!stdoutClosed) process.stdout.write(t);
     });
   const now = (): number => Date.now();
+  /** What a user sees of a failure: its message; the stack trace only with PIPEC_DEBUG=1 (for bug reports). */
+  const failureText = (e: unknown): string => {
+    const x = e instanceof Error ? e : new Error(String(e));
+    return opts.env.PIPEC_DEBUG ? (x.stack ?? x.message) : x.message;
+  };
 
   // ---------------------------------------------------------------- metrics
   const sinks = new Map<string, RunningSink>();
@@ -278,7 +283,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         for (const [id, s] of sinks) s.open(resumed.sinks[id] ?? null);
         for (const s of sinks.values()) await s.close();
       } catch (e) {
-        err(`pipec: pipeline '${def.name}' failed: ${(e as Error).stack ?? String(e)}\n`);
+        err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
         return { exitCode: 1 };
       }
       return { exitCode: 0 };
@@ -418,7 +423,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     await checkpoint(ended);
     if (showStatus) err('\r\x1b[K' + statusLine(metrics, prevIn, prevOut, 1000, now()).text + '\n');
   } catch (e) {
-    err(`pipec: pipeline '${def.name}' failed: ${(e as Error).stack ?? String(e)}\n`);
+    err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
     exitCode = 1;
   } finally {
     for (const s of sinks.values()) {
@@ -426,7 +431,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       try {
         await s.close();
       } catch (e) {
-        err(`pipec: sink '${s.def.name}' failed to close: ${(e as Error).stack ?? String(e)}\n`);
+        err(`pipec: sink '${s.def.name}' failed to close: ${failureText(e)}\n`);
         exitCode = 1;
       }
     }

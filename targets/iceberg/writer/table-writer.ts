@@ -166,28 +166,36 @@ export class IcebergTableWriter {
     const live = await readLiveFiles(meta);
     const already = await this.deletedPositions(live.entries.filter((e) => e.entry.dataFile.content === CONTENT.POSITION_DELETES).map((e) => e.entry.dataFile.filePath));
     const deleteFiles: DataFile[] = [];
-    const ctx = this.specContext(meta);
     for (const { entry } of live.entries) {
       const f = entry.dataFile;
       if (f.content !== CONTENT.DATA) continue;
       const rows = await readParquetRows(f.filePath);
       const gone = already.get(f.filePath) ?? new Set<number>();
       const positions = rows.flatMap((r, i) => (!gone.has(i) && predicate(r) ? [i] : []));
-      if (!positions.length) continue;
-      const fields: IcebergField[] = [
-        { id: DELETE_FILE_PATH_ID, name: 'file_path', required: true, type: 'string' },
-        { id: DELETE_POS_ID, name: 'pos', required: true, type: 'long' },
-      ];
-      const pq = writeParquetDataFile(fields, positions.map((pos) => ({ file_path: f.filePath, pos })), { codec: 'SNAPPY' });
-      const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, f.partition)}` : '';
-      const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/delete-${randomUUID()}.parquet`;
-      writeFileAtomic(location, pq.bytes);
-      deleteFiles.push({
-        content: CONTENT.POSITION_DELETES, filePath: location, fileFormat: 'PARQUET', partition: f.partition, recordCount: positions.length,
-        fileSizeInBytes: pq.bytes.length, metrics: pq.metrics, splitOffsets: pq.splitOffsets, equalityIds: null, sortOrderId: null,
-      });
+      if (positions.length) deleteFiles.push(this.writePositionDeletes(meta, f, positions));
     }
     return deleteFiles;
+  }
+
+  /**
+   * Writes (durably) one position-delete file that deletes rows `positions` (0-based, in file
+   * order) of data file `target`, in the target's partition; the caller commits it.
+   */
+  writePositionDeletes(meta: TableMetadata, target: DataFile, positions: number[]): DataFile {
+    const ctx = this.specContext(meta);
+    const fields: IcebergField[] = [
+      { id: DELETE_FILE_PATH_ID, name: 'file_path', required: true, type: 'string' },
+      { id: DELETE_POS_ID, name: 'pos', required: true, type: 'long' },
+    ];
+    const sorted = [...positions].sort((a, b) => a - b);
+    const pq = writeParquetDataFile(fields, sorted.map((pos) => ({ file_path: target.filePath, pos })), { codec: 'SNAPPY' });
+    const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, target.partition)}` : '';
+    const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/delete-${randomUUID()}.parquet`;
+    writeFileAtomic(location, pq.bytes);
+    return {
+      content: CONTENT.POSITION_DELETES, filePath: location, fileFormat: 'PARQUET', partition: target.partition, recordCount: sorted.length,
+      fileSizeInBytes: pq.bytes.length, metrics: pq.metrics, splitOffsets: pq.splitOffsets, equalityIds: null, sortOrderId: null,
+    };
   }
 
   private async deletedPositions(deleteFiles: string[]): Promise<Map<string, Set<number>>> {
@@ -204,21 +212,26 @@ export class IcebergTableWriter {
 
   /**
    * The optimistic commit loop. `plan` runs against each freshly loaded base and says which
-   * data files the snapshot removes and which delete files it adds.
+   * data files the snapshot removes and which delete files it adds; when it returns `added`,
+   * that attempt adds those data files instead of `added` (a plan that re-derives its files
+   * from the fresh base, e.g. an upsert re-validated after a concurrent commit).
    */
   async commit(
     operation: Operation,
     properties: Record<string, string>,
     added: DataFile[],
-    plan: (meta: TableMetadata) => Promise<{ replaced: Set<string>; deletes?: DataFile[] }>,
+    plan: (meta: TableMetadata) => Promise<{ replaced: Set<string>; deletes?: DataFile[]; added?: DataFile[] }>,
   ): Promise<CommitResult> {
+    const fixedAdded = added;
     const snapshotId = newSnapshotId(this.random);
     for (let attempt = 1; ; attempt++) {
       const base = await this.load();
       const meta = base.metadata;
       const ctx = this.specContext(meta);
       const seq = meta['last-sequence-number'] + 1;
-      const { replaced, deletes = [] } = await plan(meta);
+      const planned = await plan(meta);
+      const { replaced, deletes = [] } = planned;
+      added = planned.added ?? fixedAdded;
       const live = await readLiveFiles(meta);
       const written: string[] = [];
       const listEntries: ManifestListEntry[] = [];

@@ -59,11 +59,11 @@ export function icebergSinkField(plan: PlanDoc, s: IrSink, indent: string): stri
 }
 
 /**
- * Why the runtime cannot run this Iceberg sink, or null. Upsert/retract input would need
- * row-level deletes keyed by the upsert key; until the sink does them it refuses rather
- * than appending every change as a new row.
+ * Why the runtime cannot run this Iceberg sink, or null. Upsert/retract input is written as
+ * row-level changes by the upsert key (position deletes or rewritten files, lib/iceberg/);
+ * a changelog without a key has nothing to replace or delete rows by.
  */
 export function icebergSinkUnsupported(s: IrSink): string | null {
-  if (s.connector !== 'iceberg' || s.changelog === 'append') return null;
-  return `an Iceberg sink fed by ${s.changelog} (changelog) input (only append streams are written so far)`;
+  if (s.connector !== 'iceberg' || s.changelog === 'append' || s.upsertKey) return null;
+  return `an Iceberg sink fed by ${s.changelog} (changelog) input without a key (rows are replaced and deleted by key)`;
 }

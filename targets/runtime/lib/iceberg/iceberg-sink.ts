@@ -11,6 +11,10 @@
 //                     covers are dropped, the others are committed now; files written after the
 //                     last checkpoint are orphans, never referenced (`pipec compact` removes them)
 //   close()           publishes what durable checkpoints recorded (everything, without checkpoints)
+// Changelog input (upsert/retract keyed by the upsert key) goes through upsert-window.ts: the
+// last change per key until the checkpoint, then position deletes (merge-on-read) or rewritten
+// files (copy-on-write) plus new rows, all durable and in the checkpoint before the table
+// commit, re-validated by the commit loop if the table moved meanwhile.
 import * as path from 'node:path';
 import type { Row } from '../ops/types.ts';
 import type { RunningSink, SinkDef } from '../io/sinks.ts';
@@ -22,6 +26,9 @@ import type { IcebergSinkSpec } from './spec.ts';
 import { bindTable, IcebergSinkError, SinkLabel, type BoundTable } from './table-binding.ts';
 import { decodeState } from '../codec.ts';
 import { committedSeq, decodeProgress, encodeProgress, SUMMARY, type Batch, type Progress } from './progress.ts';
+import { KeyCodec } from './row-keys.ts';
+import { UpsertWriter, type UpsertParts } from './upsert-window.ts';
+import type { IcebergField } from '../../../iceberg/type-map.ts';
 
 /** Source positions as plain JSON for people and other tools (Maps → objects, BigInts → strings). */
 function plainJson(positions: Record<string, unknown>): string {
@@ -64,6 +71,8 @@ export class IcebergSink implements RunningSink {
   private durableSeq = 0;
   private lastTableCommit = Date.now();
   private bytesPerRow = 64;
+  /** Changelog input only: keeps the last change per key and turns it into deletes + rows. */
+  private upsert: UpsertWriter | null = null;
 
   constructor(
     readonly def: SinkDef,
@@ -73,7 +82,9 @@ export class IcebergSink implements RunningSink {
     this.spec = def.iceberg;
     this.label = new SinkLabel(def.name, this.spec);
     if (!this.spec.catalog) throw this.label.error('the sink names no declared catalog');
-    if (this.spec.changelog !== 'append') throw this.label.error(`${this.spec.changelog} input is not supported yet (only append streams)`);
+    if (this.spec.changelog !== 'append' && !this.spec.upsertKey) {
+      throw this.label.error(`its input is a ${this.spec.changelog} changelog without a key: rows can only be replaced or deleted by key (give the input a primary key or GROUP BY key)`);
+    }
     const crash = ctx.env.PIPEC_TEST_ICEBERG_CRASH;
     this.crashAt = crash === 'before-table-commit' || crash === 'after-table-commit' ? crash : null;
   }
@@ -87,6 +98,13 @@ export class IcebergSink implements RunningSink {
   private async start(progress: Progress | null): Promise<void> {
     this.table = await bindTable(this.def, this.spec, this.ctx.baseDir, this.label);
     const meta = this.table.loaded.metadata;
+    if (this.spec.changelog !== 'append') {
+      const fields = (meta.schemas.find((s) => s['schema-id'] === meta['current-schema-id'])?.fields ?? []) as IcebergField[];
+      const codec = new KeyCodec(fields, this.table.keyFields);
+      const bad = codec.unsupportedColumn();
+      if (bad) throw this.label.error(`upsert key column ${bad.name} has type ${bad.type}, which cannot be a key`);
+      this.upsert = new UpsertWriter(this.table, codec, this.spec.writeMode);
+    }
     const inTable = committedSeq(meta, this.ctx.pipeline, this.def.name);
     // Numbering continues the table's, so a run started without a checkpoint never reuses a
     // sequence number that an earlier run already committed.
@@ -95,7 +113,8 @@ export class IcebergSink implements RunningSink {
     this.durableSeq = this.seq;
     const left = (progress?.pending ?? []).filter((b) => b.seq > inTable);
     for (const b of left) {
-      for (const f of b.files) {
+      const files = [...b.files, ...(b.upsert?.rewrites ?? []), ...(b.upsert?.deletes ?? []).map((d) => d.file)];
+      for (const f of files) {
         if (!exists(f.filePath)) throw this.label.error(`data file ${f.filePath} of checkpoint ${b.seq} is gone; its rows cannot be committed`);
       }
     }
@@ -115,7 +134,14 @@ export class IcebergSink implements RunningSink {
 
   write(row: Row): void {
     this.rowsOut++;
+    if (this.upsert) {
+      // Rows that arrived before the table was bound go first, in order.
+      if (this.buffer.length) this.foldBuffer(this.upsert);
+      this.upsert.add(row);
+      return;
+    }
     this.buffer.push(row);
+    if (this.spec.changelog !== 'append') return;
     if (this.table && (this.buffer.length >= MAX_BUFFER_ROWS || this.buffer.length * this.bytesPerRow >= this.spec.targetFileSizeBytes)) this.roll(this.table);
   }
 
@@ -134,13 +160,36 @@ export class IcebergSink implements RunningSink {
     this.written.push(...files);
   }
 
+  private foldBuffer(u: UpsertWriter): void {
+    for (const r of this.buffer) u.add(r);
+    this.buffer = [];
+  }
+
   async commit(): Promise<unknown> {
     const t = await this.whenReady();
+    if (this.upsert) return this.commitChanges(this.upsert);
     this.roll(t);
     this.seq++;
     if (this.written.length > 0) {
       this.pending.push({ seq: this.seq, files: this.written, positions: this.ctx.sourcePositions() });
       this.written = [];
+    }
+    return encodeProgress({ seq: this.seq, pending: this.pending });
+  }
+
+  /** commit() of a changelog sink: the batch's deletes / rewrites / new rows, durable, in the progress. */
+  private async commitChanges(u: UpsertWriter): Promise<unknown> {
+    this.foldBuffer(u);
+    let parts: UpsertParts | null;
+    try {
+      parts = await u.flushBatch();
+    } catch (e) {
+      throw e instanceof IcebergSinkError ? e : this.label.error('writing the changes failed', e);
+    }
+    this.seq++;
+    if (parts) {
+      const { files, ...upsert } = parts;
+      this.pending.push({ seq: this.seq, files, positions: this.ctx.sourcePositions(), upsert });
     }
     return encodeProgress({ seq: this.seq, pending: this.pending });
   }
@@ -163,15 +212,22 @@ export class IcebergSink implements RunningSink {
       [SUMMARY.positions]: plainJson(top.positions),
     };
     if (this.crashAt === 'before-table-commit') process.kill(process.pid, 'SIGKILL');
+    const u = this.upsert;
+    const parts = u ? batches.map((b): UpsertParts => ({ files: b.files, rewrites: [], deletes: [], removes: [], keys: [], base: null, ...b.upsert })) : [];
     try {
       await t.writer.commit(
-        'append',
+        u ? 'overwrite' : 'append',
         properties,
         batches.flatMap((b) => b.files),
         async (meta) => {
           // A retried attempt whose predecessor did land (e.g. a lost REST response) must not add the files twice.
           if (committedSeq(meta, this.ctx.pipeline, this.def.name) >= top.seq) throw new AlreadyCommitted();
-          return { replaced: new Set<string>() };
+          if (!u) return { replaced: new Set<string>() };
+          const planned = await u.plan(parts, meta);
+          if (u.relocatedKeys > 0) {
+            this.ctx.warn(`Iceberg sink '${this.def.name}': table ${this.spec.table} changed since checkpoint ${batches[0]!.seq} (another writer committed); ${u.relocatedKeys} keys located again in its current state`);
+          }
+          return planned;
         },
       );
     } catch (e) {
@@ -179,6 +235,8 @@ export class IcebergSink implements RunningSink {
     }
     if (this.crashAt === 'after-table-commit') process.kill(process.pid, 'SIGKILL');
     this.pending = this.pending.filter((b) => b.seq > top.seq);
+    // The next batch is computed against the table as it is after this commit.
+    u?.resetWindow();
     this.lastTableCommit = Date.now();
   }
 

@@ -1,8 +1,11 @@
 // What an Iceberg sink records in a checkpoint, and what it reads back from the table's
-// snapshot summaries to know which checkpoints are already in the table.
+// snapshot summaries to know which checkpoints are already in the table. Upsert sinks add
+// their delete files / replaced files / touched keys to each batch (optional fields, so
+// append progress of earlier versions still reads).
 import { encodeState, decodeState } from '../codec.ts';
 import type { DataFile } from '../../../iceberg/writer/manifests.ts';
 import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+import type { UpsertParts } from './upsert-window.ts';
 
 /** Data files closed by one checkpoint. */
 export interface Batch {
@@ -11,6 +14,8 @@ export interface Batch {
   files: DataFile[];
   /** `ctx.sourcePositions()` when the checkpoint was taken: goes into the snapshot summary. */
   positions: Record<string, unknown>;
+  /** Upsert/retract sinks: the rest of the batch's changes (`files` holds its new rows). */
+  upsert?: Omit<UpsertParts, 'files'>;
 }
 
 export interface Progress {

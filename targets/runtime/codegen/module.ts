@@ -11,6 +11,7 @@ import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
+import { temporalJoinFunctions, temporalJoinInstance, versionClocks, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 
 export interface Unsupported {
   what: string;
@@ -84,13 +85,12 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   for (const s of sources) if (!hasSource(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (!hasSink(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
-  for (const o of ops) if (o.op === 'temporal_join') unsupported.push({ what: 'temporal join', name: o.id, span: o.span });
 
   // Changelog plumbing (only where the plan has changelogs; append pipelines are unchanged).
   const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
   // A changelog source's old rows may be key-only (PostgreSQL without REPLICA IDENTITY FULL):
   // whatever computes on its rows gets them through a changelog normalize (last row per key).
-  // (A temporal join, still unsupported here, will keep its own versioned state.)
+  // (A temporal join keeps its own versioned state: it needs no normalize.)
   const computes = (id: string): boolean =>
     consumersOf(id).some((c) =>
       c.op === 'project' ? c.exprs.some((x) => x.expr.kind !== 'col' && x.expr.kind !== 'lit') || computes(c.id) : c.op === 'union' ? computes(c.id) : c.op !== 'temporal_join',
@@ -102,6 +102,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
     else normalized.add(o.source);
   }
+  // Changelog sources joined as versioned tables without WATERMARK: commit time as version time.
+  const clocks = versionClocks(ops, opById, srcById, (what, o) => unsupported.push({ what, name: o.id, span: o.span }));
   // GROUP BY emits '-U' before '+U' when its input retracts or a consumer must retract.
   const sinksOf = (id: string): IrSink[] => plan.sinks.filter((s) => s.input === id);
   const needsUpdateBefore = (id: string): boolean =>
@@ -118,6 +120,9 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     }
     // The changelog normalize keys rows by the primary key, used or not.
     if (normalized.has(s.id)) for (const k of s.primaryKey!) if (findCol(cols, k) < 0) cols.push(s.columns[findCol(s.columns, k)]!);
+    // A versioned source without WATERMARK: its rows end with the change's commit time.
+    const clock = clocks.get(s.id);
+    if (clock) cols.push(versionColumn(clock));
     srcCols.set(s.id, cols);
   }
   /** Output row layout of an operator. */
@@ -147,7 +152,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   for (const s of sources) {
     const cols = srcCols.get(s.id)!;
     out.push('');
-    out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length} of ${s.columns.length} columns`);
+    const versioned = clocks.has(s.id) ? ', plus the commit time as version time' : '';
+    out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length - (versioned ? 1 : 0)} of ${s.columns.length} columns${versioned}`);
     if (s.connector === 'datagen') continue;
     const csv = s.format === 'csv';
     const needsX = !csv && cols.some((c) => c.type.kind === 'decimal' && c.metadataFrom === null);
@@ -156,7 +162,9 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     // may hold only the key, so NOT NULL is checked on new rows only.
     const cdc = s.changelog === 'changelog';
     if (cdc) lines.push(`  const k = rt.rawKind(o);`, `  const old = k === '-U' || k === '-D';`);
+    const clock = clocks.get(s.id);
     cols.forEach((c, i) => {
+      if (clock && c.name === VERSION_COLUMN) return void lines.push(...versionDecodeLines(clock, i));
       if (c.metadataFrom !== null) lines.push(`  v = rt.meta(o, ${q(c.metadataFrom)});`);
       else {
         lines.push(`  v = o[${q(c.name)}];`);
@@ -239,6 +247,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         break;
       }
       case 'temporal_join':
+        out.push('', ...temporalJoinFunctions(o, layout(o.inputs[0]!), layout(o.inputs[1]!), opById.get(o.inputs[1]!)!.timeColumn, scopeOver, fnWithTemps));
         break;
       default:
         assertNever(o);
@@ -292,13 +301,14 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  sources: [');
   for (const s of sources) {
     const cols = srcCols.get(s.id)!;
-    const ti = s.watermark ? findCol(cols, s.watermark.column) : -1;
+    const clock: VersionClock | undefined = clocks.get(s.id);
+    const ti = s.watermark ? findCol(cols, s.watermark.column) : clock ? findCol(cols, VERSION_COLUMN) : -1;
     out.push('    {');
     out.push(`      id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, format: ${s.format ? q(s.format) : 'null'},`);
     out.push(`      options: ${optionsCode(s.options, '      ')},`);
     out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
-    out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? 'null'},`);
+    out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? clock?.idleTimeoutMs ?? 'null'},`);
     // Avro/Protobuf: the compiled schema (writer of plain `file:` values, reader defaults).
     if ((s.format === 'avro' || s.format === 'protobuf') && s.schemaText !== null) out.push(`      schemaText: ${q(s.schemaText)},`);
     if (normalized.has(s.id)) out.push('      normalized: true,');
@@ -351,7 +361,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
   }
   for (const o of ops) {
     o.inputs.forEach((inp, k) => {
-      const target = o.op === 'interval_join' ? `${k === 0 ? 'pushl' : 'pushr'}_${ident(o.id)}(r);` : `push_${ident(o.id)}(r);`;
+      const target = o.op === 'interval_join' || o.op === 'temporal_join' ? `${k === 0 ? 'pushl' : 'pushr'}_${ident(o.id)}(r);` : `push_${ident(o.id)}(r);`;
       addConsumer(inp, target);
     });
   }
@@ -425,8 +435,8 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         break;
       }
       case 'temporal_join':
-        L.push(`function push_${id}(r) {}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
+        L.push(...temporalJoinInstance(o, layout(o.inputs[0]!), layout(o.inputs[1]!), ops.find((x) => x.id === o.inputs[1])!.timeColumn));
+        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
         break;
       default:
         assertNever(o);

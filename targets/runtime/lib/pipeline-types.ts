@@ -7,6 +7,7 @@ import type { SessionAggConfig, SessionAggOp } from './ops/session-agg.ts';
 import type { GroupAggConfig, GroupAggOp } from './ops/group-agg.ts';
 import type { IntervalJoinConfig, IntervalJoinOp } from './ops/interval-join.ts';
 import type { ChangelogNormalizeConfig, ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
+import type { TemporalJoinConfig, TemporalJoinOp } from './ops/temporal-join.ts';
 
 export interface GraphNode {
   id: string;
@@ -34,6 +35,8 @@ export interface Builders {
   intervalJoin(cfg: IntervalJoinConfig): IntervalJoinOp;
   /** Last row per primary key of a changelog source (full old rows for retraction); optional for hand-made builders (benchmarks). */
   normalize?(cfg: ChangelogNormalizeConfig): ChangelogNormalizeOp;
+  /** Event-time temporal join against a versioned changelog; optional for hand-made builders (benchmarks). */
+  temporalJoin?(cfg: TemporalJoinConfig): TemporalJoinOp;
 }
 
 export interface PipelineDef {

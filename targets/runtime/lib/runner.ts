@@ -10,6 +10,7 @@ import { SessionAggOp } from './ops/session-agg.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
 import { IntervalJoinOp } from './ops/interval-join.ts';
 import { ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
+import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
 import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
@@ -141,6 +142,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
     intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
     normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
+    temporalJoin: (cfg) => track(new TemporalJoinOp(cfg)),
   };
   function track<T extends StatefulOp>(op: T): T {
     ops.push(op);

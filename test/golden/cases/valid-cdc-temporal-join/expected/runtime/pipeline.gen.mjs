@@ -6,7 +6,7 @@ import * as rt from '@pipec/runtime';
 export function definePipeline(env) {
   const fingerprint = "0929b63446baa889";
 
-  // source customers: postgres-cdc; decodes 3 of 4 columns
+  // source customers: postgres-cdc; decodes 3 of 4 columns, plus the commit time as version time
   function decode_customers(o, e) {
     let v;
     const k = rt.rawKind(o);
@@ -22,7 +22,9 @@ export function definePipeline(env) {
     v = o["tier"];
     const c2 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c2 === rt.BAD) { e.column = "tier"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    return rt.setRowKind([c0, c1, c2], k);
+    v = rt.meta(o, "commit_ts");
+    const c3 = typeof v === 'number' ? Math.floor(v) : -9007199254740991;
+    return rt.setRowKind([c0, c1, c2, c3], k);
   }
 
   // source order_events: kafka json; decodes 4 of 4 columns
@@ -43,6 +45,17 @@ export function definePipeline(env) {
     const c3 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
     if (c3 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
     return [c0, c1, c2, c3];
+  }
+
+  // enriched/join: temporal join (left) FOR SYSTEM_TIME AS OF order_ts; version time commit time (commit_ts)
+  function lkey_enriched_join(r) {
+    return r[1];
+  }
+  function rkey_enriched_join(r) {
+    return r[0];
+  }
+  function join_enriched_join(l, r) {
+    return [l[0], l[1], l[2], l[3], (r === null ? null : r[1]), (r === null ? null : r[2])];
   }
 
   // enriched/project: project order_id, customer_id, name, tier, amount, order_ts
@@ -85,9 +98,9 @@ export function definePipeline(env) {
           "snapshot": "initial",
           "table": "public.customers",
         },
-        columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: true }],
+        columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: true }, { name: "$version_ts", kind: "timestamp", nullable: false, meta: "commit_ts" }],
         decode: decode_customers,
-        timeIndex: -1, delayMs: 0, idleTimeoutMs: null,
+        timeIndex: 3, delayMs: 0, idleTimeoutMs: 5000,
       },
       {
         id: "order_events", name: "order_events", connector: "kafka", format: "json",
@@ -114,12 +127,18 @@ export function definePipeline(env) {
     instantiate(b) {
       const sink_out = b.sink("out");
       function emit_enriched_scan(r) {
-        push_enriched_join(r);
+        pushl_enriched_join(r);
       }
       function emit_enriched_scan_2(r) {
-        push_enriched_join(r);
+        pushr_enriched_join(r);
       }
-      function push_enriched_join(r) {}
+      const op_enriched_join = b.temporalJoin({ id: "enriched/join", joinType: "left", leftKey: lkey_enriched_join, rightKey: rkey_enriched_join, leftTimeIndex: 3, rightTimeIndex: 3, residual: null, join: join_enriched_join, out: emit_enriched_join });
+      function pushl_enriched_join(r) {
+        op_enriched_join.pushLeft(r);
+      }
+      function pushr_enriched_join(r) {
+        op_enriched_join.pushRight(r);
+      }
       function emit_enriched_join(r) {
         push_enriched_project(r);
       }
@@ -134,7 +153,7 @@ export function definePipeline(env) {
         graph: [
           { id: "enriched/scan", inputs: [], source: "order_events" },
           { id: "enriched/scan#2", inputs: [], source: "customers" },
-          { id: "enriched/join", inputs: ["enriched/scan", "enriched/scan#2"] },
+          { id: "enriched/join", inputs: ["enriched/scan", "enriched/scan#2"], node: op_enriched_join },
           { id: "enriched/project", inputs: ["enriched/join"] },
         ],
         late: { },

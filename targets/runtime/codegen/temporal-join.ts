@@ -1,0 +1,133 @@
+// Code generation for event-time temporal joins (`FOR SYSTEM_TIME AS OF left.time`): which
+// version time the right (versioned) side gets, the key / residual / output functions, and
+// the `b.temporalJoin` call (lib/ops/temporal-join.ts runs it).
+//
+// Version time: the right side's event-time column when it has one (a WATERMARK on the
+// changelog source: Flink's versioned table). A changelog source joined directly without a
+// WATERMARK gets its change commit time instead, as a column the decoder adds from the
+// connector metadata (postgres-cdc `commit_ts`, Kafka record `timestamp` for debezium-json;
+// snapshot rows have none: valid since ever), with a source watermark over it (no delay,
+// idle after the source's `idle_timeout`, default 5 s): Flink's recipe for CDC versioned
+// tables (op_ts as rowtime plus an idle timeout), made the default.
+import type { IrColumn, IrExpr, IrOperator, IrSource, TemporalJoinOp } from '../../../src/plan/ir.ts';
+import { parseDurationMs } from '../lib/io/datagen-source.ts';
+import { compileExpr, coerce, type ExprScope } from './expr.ts';
+
+/** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
+export const VERSION_COLUMN = '$version_ts';
+
+/** When a versioned source without WATERMARK counts as caught up after its last change. */
+export const DEFAULT_VERSION_IDLE_MS = 5000;
+
+/** Sentinel version time of a change without commit time (snapshot rows): before any event. */
+export const SINCE_EVER = Number.MIN_SAFE_INTEGER;
+
+export interface VersionClock {
+  /** Connector metadata key holding the change's commit time (epoch ms). */
+  meta: string;
+  idleTimeoutMs: number;
+}
+
+const ident = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
+
+/**
+ * The sources that get a commit-time version column, and the temporal joins the runtime
+ * cannot run (a right side without event time that is not a changelog source read directly).
+ */
+export function versionClocks(
+  ops: IrOperator[],
+  opById: Map<string, IrOperator>,
+  srcById: Map<string, IrSource>,
+  unsupported: (what: string, op: IrOperator) => void,
+): Map<string, VersionClock> {
+  const clocks = new Map<string, VersionClock>();
+  for (const o of ops) {
+    if (o.op !== 'temporal_join') continue;
+    const r = opById.get(o.inputs[1]!)!;
+    if (r.timeColumn !== null) continue;
+    const s = r.op === 'scan' ? srcById.get(r.source) : undefined;
+    const meta = s?.changelog !== 'changelog' ? null : s.connector === 'postgres-cdc' ? 'commit_ts' : s.connector === 'kafka' ? 'timestamp' : null;
+    if (!s || meta === null) {
+      unsupported('a temporal join against a view without event time (declare a WATERMARK on the changelog source, or join the source itself: its commit time is then the version time)', o);
+      continue;
+    }
+    const idle = s.options['idle_timeout'] ? parseDurationMs(s.options['idle_timeout'].value) : null;
+    clocks.set(s.id, { meta, idleTimeoutMs: idle !== null && idle > 0 ? idle : DEFAULT_VERSION_IDLE_MS });
+  }
+  return clocks;
+}
+
+/** The added column of a versioned source's rows. */
+export function versionColumn(clock: VersionClock): IrColumn {
+  return { name: VERSION_COLUMN, type: { kind: 'timestamp', precision: 3, ltz: true, nullable: false }, metadataFrom: clock.meta };
+}
+
+/** Decoder lines of the version column `c<i>`: the commit time in whole ms, SINCE_EVER without one. */
+export function versionDecodeLines(clock: VersionClock, i: number): string[] {
+  return [`  v = rt.meta(o, ${JSON.stringify(clock.meta)});`, `  const c${i} = typeof v === 'number' ? Math.floor(v) : ${SINCE_EVER};`];
+}
+
+type ScopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]) => ExprScope;
+type FnWithTemps = (sig: string, temps: string[], body: string) => string;
+
+function findCol(cols: IrColumn[], name: string): number {
+  let i = cols.findIndex((c) => c.name === name);
+  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+  return i;
+}
+
+/** Key functions (NULL in any key part = no key), residual and output row of a temporal join. */
+export function temporalJoinFunctions(
+  o: TemporalJoinOp,
+  L: IrColumn[],
+  R: IrColumn[],
+  rightTime: string | null,
+  scopeOver: ScopeOver,
+  fnWithTemps: FnWithTemps,
+): string[] {
+  const id = ident(o.id);
+  const out: string[] = [`// ${o.id}: temporal join (${o.joinType}) FOR SYSTEM_TIME AS OF ${o.asOfColumn}; version time ${versionTimeName(rightTime, R)}`];
+  const keyFn = (name: string, parts: string[], temps: string[]): string => {
+    const body =
+      parts.length === 1
+        ? `return ${parts[0]};`
+        : `const k = [${parts.join(', ')}];\n  return k.includes(null) ? null : rt.compositeKey(...k);`;
+    return fnWithTemps(`${name}_${id}(r)`, temps, body);
+  };
+  // Left keys take the right key column's type, so equal values make equal Map keys.
+  const lt: string[] = [];
+  const lsc = scopeOver([L, L], ['r', 'r'], lt);
+  const lparts = o.leftKeys.map((e: IrExpr, i) => {
+    const rc = R[findCol(R, o.rightKeys[i]!)]!;
+    return coerce(compileExpr(e, lsc), rc.type, lsc);
+  });
+  out.push(keyFn('lkey', lparts, lt));
+  out.push(keyFn('rkey', o.rightKeys.map((k) => `r[${findCol(R, k)}]`), []));
+  if (o.residual) {
+    const temps: string[] = [];
+    const sc = scopeOver([L, R], ['l', 'r'], temps);
+    out.push(fnWithTemps(`resid_${id}(l, r)`, temps, `return ${compileExpr(o.residual, sc).code} === true;`));
+  }
+  const cells = o.outputMap.map((m) => {
+    const i = findCol(m.input === 0 ? L : R, m.column);
+    return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
+  });
+  out.push(`function join_${id}(l, r) {\n  return [${cells.join(', ')}];\n}`);
+  return out;
+}
+
+function versionTimeName(rightTime: string | null, R: IrColumn[]): string {
+  return rightTime === null ? `commit time (${R[findCol(R, VERSION_COLUMN)]?.metadataFrom ?? '?'})` : `right.${rightTime}`;
+}
+
+/** The operator, its push functions for both inputs, as lines of `instantiate`. */
+export function temporalJoinInstance(o: TemporalJoinOp, L: IrColumn[], R: IrColumn[], rightTime: string | null): string[] {
+  const id = ident(o.id);
+  const rti = rightTime === null ? findCol(R, VERSION_COLUMN) : findCol(R, rightTime);
+  return [
+    `const op_${id} = b.temporalJoin({ id: ${JSON.stringify(o.id)}, joinType: ${JSON.stringify(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
+      `leftTimeIndex: ${findCol(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id} });`,
+    `function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`,
+    `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`,
+  ];
+}

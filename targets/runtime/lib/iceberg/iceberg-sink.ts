@@ -40,13 +40,17 @@ function plainJson(positions: Record<string, unknown>): string {
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
     return v;
   };
-  return JSON.stringify(plain(decodeState(positions)));
+  // Each source's position is encoded checkpoint state (codec.ts); the record around them is not.
+  return JSON.stringify(plain(Object.fromEntries(Object.entries(positions).map(([k, v]) => [k, decodeState(v)]))));
 }
 
 /** Thrown inside the commit loop when the table already holds this commit (an earlier attempt won). */
 class AlreadyCommitted extends Error {}
 
-/** Test hook (`PIPEC_TEST_ICEBERG_CRASH`): die like a SIGKILL at one point of the protocol. */
+/**
+ * Test hook (`PIPEC_TEST_ICEBERG_CRASH`): die like a SIGKILL at one point of the protocol, at
+ * the first table commit or, with `@N`, at the N-th one of this run.
+ */
 type CrashPoint = 'before-table-commit' | 'after-table-commit';
 
 /** Rows buffered before a data file is written regardless of size (bounds memory). */
@@ -57,6 +61,8 @@ export class IcebergSink implements RunningSink {
   private readonly spec: IcebergSinkSpec;
   private readonly label: SinkLabel;
   private readonly crashAt: CrashPoint | null;
+  private readonly crashAtPublish: number;
+  private publishes = 0;
   private ready: Promise<void> | null = null;
   private failure: Error | null = null;
   /** The failure reached the runner through commit()/afterCheckpoint(). */
@@ -86,7 +92,9 @@ export class IcebergSink implements RunningSink {
       throw this.label.error(`its input is a ${this.spec.changelog} changelog without a key: rows can only be replaced or deleted by key (give the input a primary key or GROUP BY key)`);
     }
     const crash = ctx.env.PIPEC_TEST_ICEBERG_CRASH;
-    this.crashAt = crash === 'before-table-commit' || crash === 'after-table-commit' ? crash : null;
+    const [point, nth] = (crash ?? '').split('@');
+    this.crashAt = point === 'before-table-commit' || point === 'after-table-commit' ? point : null;
+    this.crashAtPublish = Number(nth ?? 1) || 1;
   }
 
   open(progress: unknown): void {
@@ -211,7 +219,8 @@ export class IcebergSink implements RunningSink {
       [SUMMARY.seq]: String(top.seq),
       [SUMMARY.positions]: plainJson(top.positions),
     };
-    if (this.crashAt === 'before-table-commit') process.kill(process.pid, 'SIGKILL');
+    const crashHere = ++this.publishes === this.crashAtPublish;
+    if (crashHere && this.crashAt === 'before-table-commit') process.kill(process.pid, 'SIGKILL');
     const u = this.upsert;
     const parts = u ? batches.map((b): UpsertParts => ({ files: b.files, rewrites: [], deletes: [], removes: [], keys: [], base: null, ...b.upsert })) : [];
     try {
@@ -233,7 +242,7 @@ export class IcebergSink implements RunningSink {
     } catch (e) {
       if (!(e instanceof AlreadyCommitted)) throw e instanceof IcebergSinkError ? e : this.label.error('commit failed', e);
     }
-    if (this.crashAt === 'after-table-commit') process.kill(process.pid, 'SIGKILL');
+    if (crashHere && this.crashAt === 'after-table-commit') process.kill(process.pid, 'SIGKILL');
     this.pending = this.pending.filter((b) => b.seq > top.seq);
     // The next batch is computed against the table as it is after this commit.
     u?.resetWindow();

@@ -1,6 +1,11 @@
 // Test harness for the ClickHouse sink: sink definitions, a query helper against the Debian
-// 18.16 server, and a chdb-backed transport (modern ClickHouse) that replays the sink's inserts.
+// 18.16 server, a chdb-backed transport (modern ClickHouse) that replays the sink's inserts, and
+// a modern ClickHouse HTTP endpoint on chdb (chdb_http.py) for the real HTTP transport.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { createClient } from '@clickhouse/client';
+import { ensureVenv, venvPython } from '../../support/venv.ts';
 import type { ColumnDef } from '../../../targets/runtime/lib/io/source-types.ts';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { ChColumn } from '../../../targets/runtime/lib/clickhouse/encode.ts';
@@ -59,6 +64,14 @@ export class ChdbTransport implements ChTransport {
     return this.cols;
   }
 
+  async tableDefinition(): Promise<null> {
+    return null;
+  }
+
+  async mergeTreeSettings(): Promise<Record<string, string>> {
+    return {};
+  }
+
   async insert(database: string, table: string, lines: readonly string[], settings: Record<string, string>): Promise<void> {
     const s = Object.entries(settings).map(([k, v]) => `${k} = ${lit(v)}`);
     if (settings.insert_deduplication_token) this.tokens.push(settings.insert_deduplication_token);
@@ -67,4 +80,39 @@ export class ChdbTransport implements ChTransport {
   }
 
   async close(): Promise<void> {}
+}
+
+export interface ChdbServer {
+  url: string;
+  /** INSERTs the server executed (lost responses included). */
+  inserts(): Promise<number>;
+  /** The next `n` INSERTs are stored, then answered with a retryable error (a lost response). */
+  loseInsertResponses(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts chdb_http.py on `dataDir` (a later server on the same dir sees the same tables). */
+export async function startChdbServer(dataDir: string): Promise<ChdbServer> {
+  await ensureVenv();
+  const child = spawn(venvPython, [path.join(import.meta.dirname, 'chdb_http.py'), dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (l) => resolve(Number(/^PORT (\d+)$/.exec(l)?.[1] ?? NaN)));
+    child.once('exit', (code) => reject(new Error(`chdb_http.py exited (${code}) before listening:\n${stderr}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    inserts: async () => ((await (await fetch(`${url}/stats`)).json()) as { inserts: number }).inserts,
+    loseInsertResponses: async (n) => {
+      await fetch(`${url}/control`, { method: 'POST', body: JSON.stringify({ lose_insert_responses: n }) });
+    },
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }

@@ -1,7 +1,13 @@
-// The `clickhouse` sink: rows encoded per the table's column types, sent in batches of
-// `batch_size` rows (or after `flush_interval`), each retried with exponential backoff under
-// one `insert_deduplication_token` derived from the batch's sequence number, the source
-// positions it covers and its content — so a retried or replayed batch lands once.
+// The `clickhouse` sink: rows encoded per the table's column types and inserted with retries
+// (exponential backoff) under an `insert_deduplication_token`. Two deliveries:
+//   at-least-once (default): batches of `batch_size` rows or after `flush_interval`, inserted
+//     at once; a token = hash(batch seq, source positions, content) makes a RETRY land once, but
+//     a replay after a restart cuts different batches, which land again;
+//   exactly-once (with a checkpoint dir): the rows of a checkpoint interval are staged in a file
+//     (interval-store.ts) that commit() fsyncs before the checkpoint names it; afterCheckpoint()
+//     inserts it in batches whose tokens derive from (pipeline, sink, table, run, interval seq,
+//     batch index, positions at the checkpoint) — open(progress) after a crash re-inserts the
+//     same batches under the same tokens, which a deduplicating table drops (exactly-once.ts).
 // A changelog sink (upsert / retract stream) writes into a ReplacingMergeTree: '-U' rows are
 // skipped, every other row is the key's new version (`_version`), a '-D' row is the key's last
 // version flagged `_is_deleted = 1` (read with FINAL ... WHERE _is_deleted = 0, or FINAL
@@ -9,11 +15,14 @@
 import { createHash } from 'node:crypto';
 import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
 import type { Row } from '../ops/types.ts';
+import { DEDUP_SETTINGS, tableDedup, type TableDedup } from './dedup-check.ts';
 import { rowEncoder } from './encode.ts';
+import { crashPoint, eosProgress, eosToken, newRunId, type CrashPoint, type ClickHouseIntervalProgress } from './exactly-once.ts';
+import { IntervalStore } from './interval-store.ts';
 import { ClickHouseSinkError, redactUrl, sinkOptions, type ClickHouseSinkOptions } from './options.ts';
 import { HttpTransport, type ChTransport } from './transport.ts';
 
-/** What a checkpoint records: batches sent so far (restores the token sequence on replay). */
+/** What a checkpoint records (at-least-once): batches sent so far (restores the token sequence). */
 export interface ClickHouseProgress {
   seq: number;
   rows: number;
@@ -42,6 +51,10 @@ interface Batch {
 
 export interface ClickHouseSinkConfig {
   env: Record<string, string | undefined>;
+  /** The pipeline's name (part of the exactly-once tokens). */
+  pipeline?: string;
+  /** The run's checkpoint dir: exactly-once intervals are staged there; null/absent = none. */
+  checkpointDir?: string | null;
   /** Current source positions (JSON-able); mixed into the token so a batch names what it covers. */
   positions?: () => unknown;
   transport?: ChTransport;
@@ -57,6 +70,9 @@ export interface ClickHouseSinkStats {
   rowsInserted: number;
 }
 
+/** Lines kept in memory before they are appended to the interval file (exactly-once). */
+const SPILL_LINES = 4096;
+
 const RETRYABLE_CODES = new Set(['159', '164', '202', '209', '210', '241', '242', '252', '285', '319', '425', '999', '1000', '3']);
 
 export class ClickHouseSink implements RunningSink {
@@ -65,6 +81,8 @@ export class ClickHouseSink implements RunningSink {
   readonly stats: ClickHouseSinkStats = { inserts: 0, retries: 0, rowsInserted: 0 };
   /** Whether inserts carry insert_deduplication_token (decided once the server is known). */
   dedupActive = false;
+  /** Whether the table drops a token it has seen (exactly-once; decided at open). */
+  tableDedup: TableDedup | null = null;
   private readonly transport: ChTransport;
   private encode: ((row: Row) => string) | null = null;
   /** Deleted rows may be key-only (CDC without REPLICA IDENTITY FULL): NULLs become defaults. */
@@ -73,7 +91,7 @@ export class ClickHouseSink implements RunningSink {
   private hasDeleted = false;
   private version = 0;
   private ready: Promise<void> | null = null;
-  /** The current batch: encoded lines, or rows written before the table's types were known. */
+  /** The current batch (interval, exactly-once): encoded lines, or rows written before the table's types were known. */
   private current: (string | RawLine)[] = [];
   private currentFrom = 'null';
   private readonly pending: Batch[] = [];
@@ -82,6 +100,17 @@ export class ClickHouseSink implements RunningSink {
   private seq = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly where: string;
+  /** Exactly-once: the staged intervals (null: at-least-once, or no checkpoint dir). */
+  private readonly store: IntervalStore | null;
+  private run = '';
+  /** The interval commit() handed to the checkpoint, inserted by afterCheckpoint(). */
+  private prepared: ClickHouseIntervalProgress | null = null;
+  private lastProgress: ClickHouseIntervalProgress | null = null;
+  /** Extra insert settings of exactly-once inserts (decided at open). */
+  private eosSettings: Record<string, string> = {};
+  private readonly crash: CrashPoint | null;
+  private publishes = 0;
+  private windowWarned = false;
 
   constructor(
     readonly def: SinkDef,
@@ -90,15 +119,32 @@ export class ClickHouseSink implements RunningSink {
     this.opts = sinkOptions(def.name, def.options, cfg.env);
     this.transport = cfg.transport ?? new HttpTransport(this.opts);
     this.where = `clickhouse sink '${def.name}' (${redactUrl(this.opts.url)}, table ${this.opts.database}.${this.opts.table})`;
+    const dir = cfg.checkpointDir ?? null;
+    this.store = this.opts.delivery === 'exactly-once' && dir !== null ? new IntervalStore(dir, `clickhouse-sink-${def.id}`) : null;
+    this.crash = crashPoint(cfg.env);
+  }
+
+  /** Exactly-once in effect (the option, and a checkpoint dir to stage intervals in). */
+  get exactlyOnce(): boolean {
+    return this.store !== null;
   }
 
   open(progress: unknown): void {
-    this.seq = progress === null ? 0 : (progress as ClickHouseProgress).seq;
+    const eos = eosProgress(progress);
+    const alo = eos === null ? (progress as ClickHouseProgress | null) : null;
+    this.seq = eos?.seq ?? alo?.seq ?? 0;
     // Microseconds of wall-clock time at least: rows written after a restart (replays
     // included) get newer versions than any written before it, so the latest write wins.
-    this.version = Math.max(progress === null ? 0 : ((progress as ClickHouseProgress).version ?? 0), Date.now() * 1000);
-    this.ready = this.prepare();
-    this.ready.catch(() => {}); // surfaced by commit()
+    this.version = Math.max(eos?.version ?? alo?.version ?? 0, Date.now() * 1000);
+    this.run = eos?.run ?? newRunId();
+    this.lastProgress = eos;
+    if (this.opts.delivery === 'exactly-once' && this.store === null) {
+      this.cfg.warn?.(
+        `${this.where}: delivery = 'exactly-once' needs a checkpoint directory (pipec run --checkpoint-dir DIR) to stage each interval until its checkpoint is durable; this run has none, so rows are inserted at-least-once as they come (a run without checkpoints never resumes: started again, it inserts everything again)`,
+      );
+    }
+    this.ready = this.prepare().then(() => this.recover(eos));
+    this.ready.catch(() => {}); // surfaced by commit() / close()
   }
 
   private async prepare(): Promise<void> {
@@ -126,9 +172,34 @@ export class ClickHouseSink implements RunningSink {
       throw new ClickHouseSinkError(`${this.where}: dedup = 'token' but ClickHouse ${version} has no insert_deduplication_token (added in 22.2)`);
     }
     this.dedupActive = hasToken;
-    if (!hasToken && this.opts.dedup === 'auto') {
+    if (this.exactlyOnce) await this.checkExactlyOnce(version);
+    else if (!hasToken && this.opts.dedup === 'auto') {
       this.cfg.warn?.(`${this.where}: ClickHouse ${version} has no insert_deduplication_token; a batch replayed after a failure may be inserted twice (at-least-once)`);
     }
+  }
+
+  /** Can a re-inserted interval be dropped by the server? Warns (or refuses, dedup = 'token') when not. */
+  private async checkExactlyOnce(version: string): Promise<void> {
+    const degraded = `${this.where}: delivery = 'exactly-once' degrades to at-least-once`;
+    const perCrash = `a batch whose insert a crash cut short is inserted again on restart (at most one batch of up to ${this.opts.batchSize} rows per crash)`;
+    if (!this.dedupActive) {
+      this.cfg.warn?.(`${degraded}: ClickHouse ${version} has no insert_deduplication_token (added in 22.2), so ${perCrash}`);
+      return;
+    }
+    const full = `${this.opts.database}.${this.opts.table}`;
+    const table = await this.transport.tableDefinition(this.opts.database, this.opts.table);
+    const defaults = await this.transport.mergeTreeSettings(DEDUP_SETTINGS);
+    this.tableDedup = tableDedup(full, table?.engine ?? 'unknown', table?.createQuery ?? '', defaults);
+    if (this.tableDedup.deduplicates === false) {
+      if (this.opts.dedup === 'token') throw new ClickHouseSinkError(`${this.where}: dedup = 'token' but ${this.tableDedup.reason}`);
+      this.cfg.warn?.(`${degraded}: ${this.tableDedup.reason}; until then ${perCrash}`);
+    } else if (this.tableDedup.deduplicates === null) {
+      this.cfg.warn?.(`${this.where}: cannot check that a re-inserted batch is dropped (delivery = 'exactly-once'): ${this.tableDedup.reason}`);
+    }
+    // A profile may turn deduplication off, or route inserts through async inserts (which ignore
+    // tokens by default): exactly-once inserts ask for the plain, deduplicated path.
+    this.eosSettings = { insert_deduplicate: '1' };
+    if (await this.transport.hasSetting('async_insert')) this.eosSettings.async_insert = '0';
   }
 
   private positionsText(): string {
@@ -150,6 +221,12 @@ export class ClickHouseSink implements RunningSink {
       version = this.version = Math.max(this.version + 1, Date.now() * 1000);
     }
     this.rowsOut++;
+    if (this.exactlyOnce) {
+      // Rows wait in the interval until the checkpoint: no time-cut batches.
+      this.current.push(this.encode ? this.line(row, version, deleted) : { row, version, deleted });
+      if (this.current.length >= SPILL_LINES && this.encode) this.spill();
+      return;
+    }
     if (this.current.length === 0) {
       this.currentFrom = this.positionsText();
       this.timer ??= setTimeout(() => {
@@ -173,6 +250,18 @@ export class ClickHouseSink implements RunningSink {
     if (this.hasVersion) extra += `,"${VERSION_COLUMN}":${version}`;
     if (this.hasDeleted) extra += `,"${DELETED_COLUMN}":${deleted ? 1 : 0}`;
     return base === '{}' ? '{' + extra.slice(1) + '}' : base.slice(0, -1) + extra + '}';
+  }
+
+  /** Encodes rows written before the table's types were known. */
+  private encoded(items: (string | RawLine)[]): string[] {
+    return items.map((l) => (typeof l === 'string' ? l : this.line(l.row, l.version, l.deleted)));
+  }
+
+  /** Exactly-once: appends the rows held in memory to the open interval's file. */
+  private spill(): void {
+    const lines = this.encoded(this.current);
+    this.current = [];
+    this.store!.append(this.seq + 1, lines);
   }
 
   /** Closes the current batch and hands it to the sender. */
@@ -209,37 +298,32 @@ export class ClickHouseSink implements RunningSink {
       const b = this.pending[0]!;
       if (b.token === '') {
         // Rows written before the table's types were known are encoded now.
-        b.lines = b.lines.map((l) => {
-          if (typeof l === 'string') return l;
-          const r = l as unknown as RawLine;
-          return this.line(r.row, r.version, r.deleted);
-        });
+        b.lines = this.encoded(b.lines as (string | RawLine)[]);
         const h = createHash('sha256').update(`${this.def.name}\0${this.opts.database}.${this.opts.table}\0${b.seq}\0${b.from}\0${b.to}\0`);
         for (const l of b.lines) h.update(l).update('\n');
         b.token = `pipec-${h.digest('hex').slice(0, 40)}`;
       }
-      await this.insertWithRetry(b);
+      await this.insertWithRetry(b.lines, this.dedupActive ? { insert_deduplication_token: b.token } : {}, `batch ${b.seq}`);
       this.pending.shift();
       this.stats.rowsInserted += b.lines.length;
     }
   }
 
-  private async insertWithRetry(b: Batch): Promise<void> {
+  private async insertWithRetry(lines: readonly string[], settings: Record<string, string>, what: string): Promise<void> {
     const sleep = this.cfg.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    const settings: Record<string, string> = this.dedupActive ? { insert_deduplication_token: b.token } : {};
     const t0 = Date.now();
     let delay = this.opts.backoffMs;
     for (let attempt = 1; ; attempt++) {
       try {
         this.stats.inserts++;
-        await this.transport.insert(this.opts.database, this.opts.table, b.lines, settings);
+        await this.transport.insert(this.opts.database, this.opts.table, lines, settings);
         return;
       } catch (e) {
         const code = (e as { code?: string }).code;
         const retryable = code === undefined || !/^\d+$/.test(code) || RETRYABLE_CODES.has(code);
         if (!retryable || attempt >= this.opts.maxAttempts) {
           const why = retryable ? `failed after ${attempt} attempts over ${((Date.now() - t0) / 1000).toFixed(1)} s` : 'was refused';
-          throw new ClickHouseSinkError(`${this.where}: insert of ${b.lines.length} rows (batch ${b.seq}) ${why}: ${(e as Error).message.split('\n')[0]}`);
+          throw new ClickHouseSinkError(`${this.where}: insert of ${lines.length} rows (${what}) ${why}: ${(e as Error).message.split('\n')[0]}`);
         }
         this.stats.retries++;
         // Full jitter would break nothing, but a fixed doubling keeps the total wait predictable.
@@ -252,11 +336,13 @@ export class ClickHouseSink implements RunningSink {
   flush(): void {}
 
   /**
-   * Sends every row written so far; resolves with the progress a checkpoint records, or rejects
-   * with the last insert error (the rows stay pending and the next commit tries them again).
+   * At-least-once: sends every row written so far; resolves with the progress a checkpoint
+   * records, or rejects with the last insert error (the rows stay pending and the next commit
+   * tries them again). Exactly-once: makes the interval durable in its file and returns it.
    */
-  async commit(): Promise<ClickHouseProgress> {
+  async commit(): Promise<ClickHouseProgress | ClickHouseIntervalProgress> {
     await this.ready;
+    if (this.exactlyOnce) return this.commitInterval();
     this.cut();
     if (this.failure !== null) {
       this.failure = null;
@@ -269,15 +355,105 @@ export class ClickHouseSink implements RunningSink {
     return progress;
   }
 
-  /** Rows written but not yet confirmed by the server. */
+  private commitInterval(): ClickHouseIntervalProgress {
+    if (this.prepared !== null) {
+      // The runner stops after a failed checkpoint or insert, so this would be a runner bug;
+      // staging another interval over an uninserted one could lose or duplicate it.
+      throw new ClickHouseSinkError(`${this.where}: interval ${this.prepared.seq} was never inserted after its checkpoint`);
+    }
+    this.spill();
+    const sealed = this.store!.seal(this.seq + 1);
+    const version = this.changelog() !== 'append' ? { version: this.version } : {};
+    // No rows: the checkpoint keeps naming the last interval (whose batches are all in).
+    if (sealed === null) {
+      this.lastProgress ??= { delivery: 'exactly-once', run: this.run, seq: this.seq, file: null, rows: 0, batchSize: this.opts.batchSize, positions: 'null' };
+      return { ...this.lastProgress, ...version };
+    }
+    const p: ClickHouseIntervalProgress = {
+      delivery: 'exactly-once',
+      run: this.run,
+      seq: ++this.seq,
+      file: sealed.file,
+      rows: sealed.lines,
+      batchSize: this.opts.batchSize,
+      // No row is processed while the checkpoint runs: the positions the interval ends at.
+      positions: this.positionsText(),
+      ...version,
+    };
+    this.prepared = p;
+    this.lastProgress = p;
+    return p;
+  }
+
+  /** Exactly-once: the checkpoint naming the interval is durable — insert it. */
+  async afterCheckpoint(): Promise<void> {
+    const p = this.prepared;
+    if (p === null) return;
+    this.publishes++;
+    await this.publish(p, this.crash?.nth === this.publishes ? this.crash.at : null);
+    this.prepared = null;
+    this.store!.removeAllBut(p.seq);
+  }
+
+  /** A restart: the interval the checkpoint names may not be (fully) in the table yet. */
+  private async recover(p: ClickHouseIntervalProgress | null): Promise<void> {
+    if (this.store === null) return;
+    // Intervals no durable checkpoint named: their rows are recomputed after the checkpoint.
+    this.store.removeAllBut(p?.seq ?? null);
+    if (p !== null && p.file !== null) await this.publish(p, null);
+  }
+
+  /**
+   * Inserts interval `p`'s batches not yet recorded as done, each under its deterministic token,
+   * recording each once the server acknowledged it; then deletes the interval's lines.
+   */
+  private async publish(p: ClickHouseIntervalProgress, crashAt: CrashPoint['at'] | null): Promise<void> {
+    const store = this.store!;
+    const total = Math.ceil(p.rows / p.batchSize);
+    const done = store.done(p.seq);
+    if (p.file === null || done.size >= total) {
+      if (p.file !== null) store.removeLines(p.seq);
+      return;
+    }
+    if (!store.exists(p.file)) {
+      throw new ClickHouseSinkError(`${this.where}: the checkpoint names ${p.file} in ${store.checkpointDir}, which is missing, and ${total - done.size} of its ${total} batches are not recorded as inserted: the checkpoint directory is incomplete`);
+    }
+    const window = this.tableDedup?.window ?? null;
+    if (this.dedupActive && window !== null && window > 0 && total > window && !this.windowWarned) {
+      this.windowWarned = true;
+      this.cfg.warn?.(`${this.where}: an interval of ${total} batches is larger than the table's deduplication window (${window} inserts): a crash while inserting it may store its first batches twice; raise the window or batch_size`);
+    }
+    if (crashAt === 'before-inserts') process.kill(process.pid, 'SIGKILL');
+    const scope = { pipeline: this.cfg.pipeline ?? '', sink: this.def.name, table: `${this.opts.database}.${this.opts.table}` };
+    let index = 0;
+    for await (const lines of store.batches(p.file, p.batchSize)) {
+      if (!done.has(index)) {
+        const settings = this.dedupActive ? { ...this.eosSettings, insert_deduplication_token: eosToken(scope, p, index) } : {};
+        await this.insertWithRetry(lines, settings, `interval ${p.seq}, batch ${index + 1} of ${total}`);
+        this.stats.rowsInserted += lines.length;
+        if ((crashAt === 'after-insert' && index === 0) || (crashAt === 'after-inserts' && index === total - 1)) process.kill(process.pid, 'SIGKILL');
+        store.markDone(p.seq, index);
+      }
+      index++;
+    }
+    store.removeLines(p.seq);
+  }
+
+  /** Rows written but not yet confirmed by the server (exactly-once: not yet staged or inserted). */
   pendingRows(): number {
-    return this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0);
+    return this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0) + (this.store?.lines ?? 0) + (this.prepared?.rows ?? 0);
   }
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     try {
-      await this.commit();
+      if (this.exactlyOnce) {
+        // Rows no durable checkpoint names are dropped: the resumed run recomputes them. A
+        // recovery (restart) is let finish; its failure fails the close.
+        this.store!.discardOpen();
+        this.current = [];
+        await this.ready;
+      } else await this.commit();
     } finally {
       await this.transport.close();
     }

@@ -3,6 +3,13 @@
 
 export type DedupMode = 'auto' | 'token' | 'off';
 
+/**
+ * `at-least-once`: batches cut by size and time, inserted at once (tokens protect retries);
+ * `exactly-once`: rows staged per checkpoint interval, inserted after the checkpoint under
+ * tokens a restart reproduces (interval-store.ts).
+ */
+export type ClickHouseDelivery = 'at-least-once' | 'exactly-once';
+
 export interface ClickHouseSinkOptions {
   url: string;
   username: string;
@@ -18,8 +25,12 @@ export interface ClickHouseSinkOptions {
   maxAttempts: number;
   backoffMs: number;
   maxBackoffMs: number;
-  /** `auto`: send insert_deduplication_token when the server knows it; `token`: require it. */
+  /**
+   * `auto`: send insert_deduplication_token when the server knows it; `token`: require it (and,
+   * with exactly-once delivery, a table known to deduplicate); `off`: never send it.
+   */
   dedup: DedupMode;
+  delivery: ClickHouseDelivery;
 }
 
 export class ClickHouseSinkError extends Error {}
@@ -55,6 +66,11 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
   if (parts.length > 2 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) throw new ClickHouseSinkError(`sink '${name}': table '${full}' is not a plain [database.]table`);
   const dedup = (o.dedup ?? 'auto') as DedupMode;
   if (dedup !== 'auto' && dedup !== 'token' && dedup !== 'off') throw new ClickHouseSinkError(`sink '${name}': dedup must be auto, token or off, not '${dedup}'`);
+  const delivery = (o.delivery ?? 'at-least-once') as ClickHouseDelivery;
+  if (delivery !== 'at-least-once' && delivery !== 'exactly-once') throw new ClickHouseSinkError(`sink '${name}': delivery must be at-least-once or exactly-once, not '${delivery}'`);
+  if (delivery === 'exactly-once' && dedup === 'off') {
+    throw new ClickHouseSinkError(`sink '${name}': delivery = 'exactly-once' needs the deduplication token that dedup = 'off' turns off (use dedup = 'auto' or 'token')`);
+  }
   return {
     url,
     username: o.user ?? env.PIPEC_CLICKHOUSE_USER ?? 'default',
@@ -67,5 +83,6 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
     backoffMs: duration(o.retry_backoff ?? '200 ms', `sink '${name}': retry_backoff`),
     maxBackoffMs: duration(o.max_retry_backoff ?? '10 s', `sink '${name}': max_retry_backoff`),
     dedup,
+    delivery,
   };
 }

@@ -9,6 +9,10 @@ export interface ChTransport {
   version(): Promise<string>;
   hasSetting(name: string): Promise<boolean>;
   columns(database: string, table: string): Promise<ChColumn[]>;
+  /** The table's engine and CREATE statement (system.tables), or null when it does not exist. */
+  tableDefinition(database: string, table: string): Promise<{ engine: string; createQuery: string } | null>;
+  /** Server-wide MergeTree defaults (system.merge_tree_settings) among `names`; absent names are unknown settings. */
+  mergeTreeSettings(names: readonly string[]): Promise<Record<string, string>>;
   /** One INSERT of JSONEachRow lines (each without the newline) with query-level settings. */
   insert(database: string, table: string, lines: readonly string[], settings: Record<string, string>): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +58,20 @@ export class HttpTransport implements ChTransport {
     const exists = await this.rows<{ n: string | number }>(`SELECT count() AS n FROM system.tables WHERE database = ${lit(database)} AND name = ${lit(table)}`);
     if (Number(exists[0]!.n) === 0) return [];
     return (await this.rows<ChColumn>(`DESCRIBE TABLE ${ident(database)}.${ident(table)}`)).map((c) => ({ name: c.name, type: c.type }));
+  }
+
+  async tableDefinition(database: string, table: string): Promise<{ engine: string; createQuery: string } | null> {
+    // engine and create_table_query exist in system.tables since 18.x.
+    const got = await this.rows<{ engine: string; create_table_query: string }>(
+      `SELECT engine, create_table_query FROM system.tables WHERE database = ${lit(database)} AND name = ${lit(table)}`,
+    );
+    return got.length === 0 ? null : { engine: got[0]!.engine, createQuery: got[0]!.create_table_query };
+  }
+
+  async mergeTreeSettings(names: readonly string[]): Promise<Record<string, string>> {
+    if (names.length === 0) return {};
+    const got = await this.rows<{ name: string; value: string }>(`SELECT name, value FROM system.merge_tree_settings WHERE name IN (${names.map(lit).join(', ')})`);
+    return Object.fromEntries(got.map((r) => [r.name, String(r.value)]));
   }
 
   async insert(database: string, table: string, lines: readonly string[], settings: Record<string, string>): Promise<void> {

@@ -79,7 +79,7 @@ export class KeyCodec {
     readonly names: string[],
   ) {
     this.fields = names.map((n) => tableFields.find((f) => f.name === n)!);
-    this.types = this.fields.map((f) => (typeof f.type === 'string' ? f.type : 'struct'));
+    this.types = this.fields.map((f) => (typeof f.type === 'string' ? f.type : f.type.type));
   }
 
   /** The first key column whose type cannot be a key, or null. */

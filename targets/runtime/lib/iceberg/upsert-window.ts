@@ -117,7 +117,10 @@ export class UpsertWriter {
         const k = `${manifest.partition_spec_id}:${partText(f.partition)}`;
         unreadDeletes.set(k, [...(unreadDeletes.get(k) ?? []), f.filePath]);
       }
-      // Equality deletes (other engines): their rows are not seen here; documented limit.
+      else if (this.mode === 'copy-on-write') {
+        // A rewritten file gets a newer sequence number, which equality deletes no longer apply to.
+        throw new Error(`the table has equality-delete files (written by another engine, e.g. ${f.filePath}); copy-on-write would bring their deleted rows back: rewrite them away first, or use write_mode = 'merge-on-read'`);
+      }
     }
     return { meta, base: snapshotText(meta), fields: currentFields(meta), view, unreadDeletes, deleted: new Map() };
   }

@@ -78,6 +78,8 @@ export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> =
     { key: 'retry_backoff', type: duration },
     { key: 'max_retry_backoff', type: duration },
     { key: 'dedup', type: oneOf('auto', 'token', 'off') },
+    // at-least-once (default): time-cut batches; exactly-once: per-checkpoint intervals re-inserted under the same tokens.
+    { key: 'delivery', type: oneOf('exactly-once', 'at-least-once') },
   ],
   iceberg: [
     { key: 'connector', type: str, required: true },

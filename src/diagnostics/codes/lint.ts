@@ -84,20 +84,29 @@ setting under which a checkpoint means the data is in Kafka.`,
 
   'clickhouse-duplicates-on-replay': def<{ sink: string; table: string; sources: string }>({
     severity: 'warning',
-    title: 'at-least-once delivery into a ClickHouse table that cannot deduplicate',
+    title: 'at-least-once delivery of keyless rows into ClickHouse',
     message: (p) =>
-      `ClickHouse sink '${p.sink}' is fed at least once from ${p.sources}, but ${p.table} is an append-only MergeTree: rows replayed after a restart are stored twice`,
+      `ClickHouse sink '${p.sink}' is fed at least once from ${p.sources} and its rows have no key: rows replayed after a restart are inserted into ${p.table} again`,
     help: (p) =>
-      `give the rows a key (EMIT CHANGES makes the sink an upsert stream, written to a ReplacingMergeTree), or write '-- pipec:allow clickhouse-duplicates-on-replay' above sink '${p.sink}' if duplicates are acceptable`,
+      `set delivery = 'exactly-once' on sink '${p.sink}' and let ${p.table} deduplicate inserts (SETTINGS non_replicated_deduplication_window = 100, or a Replicated* engine), or give the rows a key (EMIT CHANGES makes an upsert stream for a ReplacingMergeTree), or write '-- pipec:allow clickhouse-duplicates-on-replay' above the sink if duplicates are acceptable`,
     explain: `After a crash the runtime restarts from its last checkpoint and replays the source records
-that followed it: Kafka offsets, CDC positions and files are re-read. Rows that reached
-ClickHouse between the checkpoint and the crash are inserted again.
+that followed it: Kafka offsets, CDC positions and files are re-read. With the ClickHouse
+sink's default \`delivery = 'at-least-once'\`, rows are inserted as they come, in batches cut
+by size and by \`flush_interval\`; the replayed rows are cut into other batches than before,
+so their insert_deduplication_tokens differ and ClickHouse stores them a second time. (On a
+table that deduplicates, the tokens still make a retried insert land once.)
 
-The runtime sends each insert with a deduplication token derived from the source positions it
-covers, but a plain (non-replicated) MergeTree ignores the token unless the table sets
-\`non_replicated_deduplication_window\`. A ReplacingMergeTree (what pipec creates for upsert
-and CDC streams) collapses the duplicates by key instead: a window aggregate with EMIT CHANGES
-is keyed by its group key and window_start, so a replayed window replaces itself.
+Two fixes:
+- \`delivery = 'exactly-once'\` (needs \`pipec run --checkpoint-dir\`): the rows of each
+  checkpoint interval are staged in the checkpoint directory and inserted once the checkpoint
+  is durable, under tokens a restart reproduces. ClickHouse drops a re-inserted batch only if
+  the server knows insert_deduplication_token (22.2 and later) and the table deduplicates: a
+  Replicated* table, or a MergeTree created with
+  \`SETTINGS non_replicated_deduplication_window = 100\`. The runtime checks both at start and
+  warns when the guarantee degrades to at-least-once. Rows appear one checkpoint interval
+  later than with at-least-once delivery.
+- A key: a GROUP BY with EMIT CHANGES (or a CDC source) makes the sink an upsert stream,
+  written to a ReplacingMergeTree ordered by the key, where a replayed row replaces itself.
 
 When occasional duplicates after a crash are acceptable (approximate dashboards), silence the
 warning on that sink with a \`-- pipec:allow clickhouse-duplicates-on-replay\` comment.`,

@@ -1,24 +1,24 @@
-// Lint: at-least-once delivery (every source replays after a restart) into a ClickHouse table
-// that cannot drop the duplicates: an append-only plain MergeTree without a deduplication window.
+// Lint: a ClickHouse sink delivered at-least-once (the runtime's default) with rows that have no
+// key. After a restart the runtime replays what followed the last checkpoint, and those rows are
+// cut into other batches than before, so their deduplication tokens differ and they are stored
+// again — whatever the table is (the runtime writes into a table the user created; the plan
+// cannot see its engine). Quiet when the sink is keyed (an upsert stream into a
+// ReplacingMergeTree collapses replays by key) or uses delivery = 'exactly-once' (replayed
+// intervals keep their tokens; the runtime warns at start if the server or table cannot
+// deduplicate them).
 import type { IrSink } from '../../plan/ir.ts';
 import type { LintRule } from '../rule.ts';
 
-/** Engines that collapse or deduplicate rows by themselves. */
-const DEDUP_ENGINE = /^(Replicated|Replacing|Collapsing|VersionedCollapsing|Aggregating|Summing)/i;
-
-export function clickhouseCanDeduplicate(s: IrSink): boolean {
-  if (s.changelog !== 'append' || (s.upsertKey !== null && s.upsertKey.length > 0)) return true;
-  const engine = s.options['engine']?.value.trim();
-  if (engine && DEDUP_ENGINE.test(engine)) return true;
-  const window = Number(s.options['non_replicated_deduplication_window']?.value ?? '0');
-  return Number.isFinite(window) && window > 0;
+export function clickhouseReplaysDuplicate(s: IrSink): boolean {
+  if (s.changelog !== 'append' || (s.upsertKey !== null && s.upsertKey.length > 0)) return false;
+  return (s.options['delivery']?.value ?? 'at-least-once') !== 'exactly-once';
 }
 
 export const clickhouseDedup: LintRule = {
   code: 'clickhouse-duplicates-on-replay',
   run({ plan, index, diags }) {
     for (const s of plan.sinks) {
-      if (s.connector !== 'clickhouse' || !s.clickhouse || clickhouseCanDeduplicate(s)) continue;
+      if (s.connector !== 'clickhouse' || !s.clickhouse || !clickhouseReplaysDuplicate(s)) continue;
       const sources = index.upstreamSources(index.sinkFeeds(s));
       if (sources.length === 0) continue;
       diags.report('clickhouse-duplicates-on-replay', s.span, {

@@ -49,6 +49,21 @@ CREATE SINK out FROM revenue_1m WITH (connector = 'kafka', topic = 'revenue', fo
   assert.deepEqual(r.where, []);
 });
 
+test("a ClickHouse sink with delivery = 'exactly-once' is not warned about replays", async () => {
+  const r = await lintSql(`${ORDERS.replace('__IDLE__', ", idle_timeout = '30 s'")}
+CREATE VIEW revenue_1m AS
+SELECT customer_id, window_start, window_end, SUM(amount) AS revenue
+FROM TUMBLE(orders, order_ts, INTERVAL '1' MINUTE)
+GROUP BY customer_id, window_start, window_end
+ON LATE DROP;
+
+CREATE SINK revenue_ch FROM revenue_1m WITH (
+  connector = 'clickhouse', url = '\${PIPEC_CLICKHOUSE_URL}', table = 'analytics.revenue_1m', delivery = 'exactly-once'
+);
+`);
+  assert.deepEqual(r.where, []);
+});
+
 test('grouping by another column than the topic key', async () => {
   const r = await lintSql(`${ORDERS.replace('__IDLE__', ", idle_timeout = '30 s'")}
 CREATE VIEW by_order AS

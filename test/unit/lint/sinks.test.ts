@@ -23,30 +23,31 @@ test('kafka-sink-not-idempotent: acks=all alone is not enough; both are quiet', 
   assert.equal(only(plan, 'kafka-sink-not-idempotent').length, 0);
 });
 
-test('clickhouse-duplicates-on-replay: names the table and the replaying sources', () => {
+test('clickhouse-duplicates-on-replay: names the table and the replaying sources; the help gives both fixes', () => {
   const plan = F.ordersRevenue();
   const [d] = only(plan, 'clickhouse-duplicates-on-replay');
   assert.equal(
     d!.message,
-    "ClickHouse sink 'revenue_ch' is fed at least once from 'orders' (kafka), but analytics.revenue_1m is an append-only MergeTree: rows replayed after a restart are stored twice",
+    "ClickHouse sink 'revenue_ch' is fed at least once from 'orders' (kafka) and its rows have no key: rows replayed after a restart are inserted into analytics.revenue_1m again",
+  );
+  assert.equal(
+    d!.help,
+    "set delivery = 'exactly-once' on sink 'revenue_ch' and let analytics.revenue_1m deduplicate inserts (SETTINGS non_replicated_deduplication_window = 100, or a Replicated* engine), or give the rows a key (EMIT CHANGES makes an upsert stream for a ReplacingMergeTree), or write '-- pipec:allow clickhouse-duplicates-on-replay' above the sink if duplicates are acceptable",
   );
   assert.deepEqual(d!.span, plan.sinks.find((s) => s.name === 'revenue_ch')!.span);
 });
 
-test('clickhouse-duplicates-on-replay: an upsert sink, a deduplicating engine or window is quiet', () => {
+test("clickhouse-duplicates-on-replay: quiet for a keyed sink and for delivery = 'exactly-once', not for explicit at-least-once", () => {
   const upsert = F.ordersRevenue();
   upsert.sinks[0]!.changelog = 'upsert';
   upsert.sinks[0]!.upsertKey = ['customer_id', 'window_start'];
   assert.equal(only(upsert, 'clickhouse-duplicates-on-replay').length, 0);
-  const replacing = F.ordersRevenue();
-  replacing.sinks[0]!.options['engine'] = opt('ReplacingMergeTree');
-  assert.equal(only(replacing, 'clickhouse-duplicates-on-replay').length, 0);
-  const windowed = F.ordersRevenue();
-  windowed.sinks[0]!.options['non_replicated_deduplication_window'] = opt('1000');
-  assert.equal(only(windowed, 'clickhouse-duplicates-on-replay').length, 0);
-  const plainEngine = F.ordersRevenue();
-  plainEngine.sinks[0]!.options['engine'] = opt('MergeTree');
-  assert.equal(only(plainEngine, 'clickhouse-duplicates-on-replay').length, 1);
+  const eos = F.ordersRevenue();
+  eos.sinks[0]!.options['delivery'] = opt('exactly-once');
+  assert.equal(only(eos, 'clickhouse-duplicates-on-replay').length, 0);
+  const alo = F.ordersRevenue();
+  alo.sinks[0]!.options['delivery'] = opt('at-least-once');
+  assert.equal(only(alo, 'clickhouse-duplicates-on-replay').length, 1);
 });
 
 test('iceberg-small-files: 1 min commits x (day x bucket 8) = 11,520 files a day', () => {

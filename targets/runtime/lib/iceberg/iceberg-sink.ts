@@ -239,6 +239,8 @@ export class IcebergSink implements RunningSink {
           return planned;
         },
       );
+      // Only after our own successful commit is it known which files it left out.
+      u?.removeUncommitted(parts);
     } catch (e) {
       if (!(e instanceof AlreadyCommitted)) throw e instanceof IcebergSinkError ? e : this.label.error('commit failed', e);
     }

@@ -87,6 +87,8 @@ export class UpsertWriter {
   private revalidated: string[] = [];
   /** Keys re-located by the last plan() because the table had moved (0: it had not). */
   relocatedKeys = 0;
+  /** Paths of the files the last plan() put into its attempt. */
+  private planned = new Set<string>();
 
   constructor(
     private readonly t: BoundTable,
@@ -213,6 +215,18 @@ export class UpsertWriter {
   }
 
   /**
+   * After the table commit of `batches` by the last plan(): their files that commit left out
+   * (copy-on-write files a later batch rewrote, files computed against a table that moved)
+   * are referenced by nothing and never will be — a restart finds the commit's seq — so they go.
+   */
+  removeUncommitted(batches: UpsertParts[]): void {
+    for (const b of batches) {
+      for (const f of [...b.files, ...b.rewrites, ...b.deletes.map((d) => d.file)]) if (!this.planned.has(f.filePath)) remove(f.filePath);
+    }
+    this.planned = new Set();
+  }
+
+  /**
    * What one commit attempt against `meta` adds and replaces for `batches` (oldest first).
    * Precomputed files when the table is still at the batches' snapshot; else re-validated.
    */
@@ -227,7 +241,7 @@ export class UpsertWriter {
     const now = snapshotText(meta);
     if (batches.every((b) => b.base === now)) {
       this.relocatedKeys = 0;
-      return { added: [...newFiles, ...rewrites], deletes: deletes.map((d) => d.file), replaced: new Set([...removed].filter((p) => !ownPaths.has(p))) };
+      return this.remember({ added: [...newFiles, ...rewrites], deletes: deletes.map((d) => d.file), replaced: new Set([...removed].filter((p) => !ownPaths.has(p))) });
     }
     // The table moved since the files were computed: what was computed against table files is
     // dropped; every touched key is located again in this table state.
@@ -241,11 +255,16 @@ export class UpsertWriter {
     syncDirs(written);
     this.revalidated = written.map((f) => f.filePath);
     this.relocatedKeys = keys.size;
-    return {
+    return this.remember({
       added: [...newFiles, ...out.rewrites],
       deletes: [...deletes.filter((d) => newPaths.has(d.target)).map((d) => d.file), ...out.deletes.map((d) => d.file)],
       replaced: new Set(out.removes),
-    };
+    });
+  }
+
+  private remember<T extends { added: DataFile[]; deletes: DataFile[] }>(p: T): T {
+    this.planned = new Set([...p.added, ...p.deletes].map((f) => f.filePath));
+    return p;
   }
 }
 

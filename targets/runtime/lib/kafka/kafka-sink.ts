@@ -61,11 +61,14 @@ type ChangelogSinkDef = SinkDef & { changelog?: 'append' | 'upsert' | 'retract';
 /** Rows sent in one request: bounded so a large interval does not become one huge request. */
 const SEND_CHUNK = 10_000;
 
+/** How long an exactly-once publish keeps retrying transient failures (the client's own budget is similar). */
+const RETRY_FOR_MS = 5 * 60_000;
+
 export class KafkaSink implements RunningSink {
   rowsOut = 0;
   readonly opts: KafkaSinkOptions;
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private producer: Producer;
   private connected: Promise<void> | null = null;
   private pending: KeyValue[] = [];
   /** At-least-once: the sends started by flush(), chained so rows keep their order. */
@@ -100,7 +103,11 @@ export class KafkaSink implements RunningSink {
     });
     this.eos = this.opts.delivery === 'exactly-once';
     this.intervals = this.eos && cfg.checkpointDir ? new IntervalFiles(cfg.checkpointDir, `kafka-sink-${def.id}`) : null;
-    this.producer = this.kafka.producer({
+    this.producer = this.newProducer();
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({
       // Idempotence needs acks=all; a sink that asked for weaker acks gets a plain producer.
       idempotent: this.opts.idempotent,
       maxInFlightRequests: this.opts.idempotent ? 1 : undefined,
@@ -129,21 +136,23 @@ export class KafkaSink implements RunningSink {
   /** Connects (fencing an earlier incarnation) and finishes the interval a restart left open. */
   private async start(progress: IntervalProgress | null): Promise<void> {
     await this.producer.connect();
+    if (!this.eos) return;
+    const published = await this.retrying('reading the interval marker', () => this.readMarker());
+    this.seq = Math.max(published, progress?.seq ?? 0);
     if (this.intervals === null) return;
     // Files of intervals that no durable checkpoint recorded: their rows are recomputed.
     this.intervals.removeAllBut(progress?.file ?? null);
-    const published = await this.readMarker();
     if (progress !== null && progress.seq > published) {
       if (published < 0 && progress.seq > 1) {
         this.cfg.warn?.(
           `sink '${this.def.name}': group '${this.opts.commitGroup}' has no committed offset (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days by default), so whether interval ${progress.seq} was published cannot be told; publishing it again — its ${progress.messages} message(s) may appear twice`,
         );
       }
-      const chunks = progress.file === null ? [] : this.intervals.read(progress.file, SEND_CHUNK);
-      await this.publish(chunks, () => progress.offsets, progress.seq);
+      const file = progress.file;
+      const intervals = this.intervals;
+      await this.publishInterval(progress.seq, () => (file === null ? [] : intervals.read(file, SEND_CHUNK)), () => progress.offsets);
     }
     this.intervals.removeAllBut(null);
-    this.seq = Math.max(published, progress?.seq ?? 0);
     this.lastProgress = progress;
     this.lastOffsets = JSON.stringify(progress?.offsets ?? []);
   }
@@ -211,22 +220,51 @@ export class KafkaSink implements RunningSink {
   }
 
   /**
-   * One transaction: the messages, the source offsets, and (with `seq`) the marker saying
-   * interval `seq` is published.
+   * Publishes interval `seq` in one transaction: the messages, the source offsets, and the
+   * marker saying interval `seq` is published. A transient failure (broker away, coordinator
+   * moving or loading) is retried with a new producer: connecting it fences this one, so the
+   * broker completes or aborts the attempt that failed, and the marker then tells which —
+   * a commit whose answer was lost is not published twice.
    */
-  private async publish(chunks: Iterable<KeyValue[]> | AsyncIterable<KeyValue[]>, offsets: () => TransactionOffsets[], seq: number | null): Promise<void> {
-    const tx = await this.producer.transaction();
-    try {
-      for await (const c of chunks) await tx.send({ topic: this.opts.topic, messages: c });
-      for (const o of offsets()) await retryConcurrent(() => tx.sendOffsets(o));
-      if (seq !== null) {
+  private async publishInterval(seq: number, chunks: () => Iterable<KeyValue[]> | AsyncIterable<KeyValue[]>, offsets: () => TransactionOffsets[]): Promise<void> {
+    let retry = false;
+    await this.retrying(`publishing interval ${seq}`, async () => {
+      if (retry) {
+        await this.producer.disconnect().catch(() => undefined);
+        this.producer = this.newProducer();
+        await this.producer.connect();
+        if ((await this.readMarker()) >= seq) return;
+      }
+      retry = true;
+      const tx = await this.producer.transaction();
+      try {
+        for await (const c of chunks()) await tx.send({ topic: this.opts.topic, messages: c });
+        for (const o of offsets()) await retryConcurrent(() => tx.sendOffsets(o));
         const marker = { consumerGroupId: this.opts.commitGroup, topics: [{ topic: this.opts.topic, partitions: [{ partition: 0, offset: String(seq) }] }] };
         await retryConcurrent(() => tx.sendOffsets(marker));
+        await tx.commit();
+      } catch (e) {
+        await tx.abort().catch(() => undefined);
+        throw e;
       }
-      await tx.commit();
-    } catch (e) {
-      await tx.abort().catch(() => undefined);
-      throw e;
+    });
+  }
+
+  /**
+   * Runs `f` until it succeeds, again after transient errors (backing off, for up to
+   * RETRY_FOR_MS); anything else, or running out of time, fails the sink with what it was doing.
+   */
+  private async retrying<T>(what: string, f: () => Promise<T>): Promise<T> {
+    const until = Date.now() + RETRY_FOR_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await f();
+      } catch (e) {
+        const message = errorText(e);
+        if (!isTransient(e) || Date.now() > until) throw new Error(`sink '${this.def.name}': ${what} failed: ${message}`);
+        if (attempt === 0) this.cfg.warn?.(`sink '${this.def.name}': ${what} failed (${message}); retrying`);
+        await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+      }
     }
   }
 
@@ -278,7 +316,7 @@ export class KafkaSink implements RunningSink {
       if (offsets.length === 0 || JSON.stringify(offsets) === this.lastOffsets) return null;
     }
     // Read inside the transaction, after the rows: a failure to get them aborts the rows too.
-    await this.publish(chunked(messages), () => (offsets ??= this.readOffsets()), null);
+    await this.publishInterval(++this.seq, () => chunked(messages), () => (offsets ??= this.readOffsets()));
     this.lastOffsets = JSON.stringify(offsets);
     return null;
   }
@@ -286,7 +324,7 @@ export class KafkaSink implements RunningSink {
   async afterCheckpoint(): Promise<void> {
     const p = this.prepared;
     if (p === null || this.intervals === null) return;
-    await this.publish(chunked(p.messages), () => p.progress.offsets, p.progress.seq);
+    await this.publishInterval(p.progress.seq, () => chunked(p.messages), () => p.progress.offsets);
     this.prepared = null;
     this.intervals.removeAllBut(null);
   }
@@ -327,6 +365,39 @@ function keyColumns(def: ChangelogSinkDef, o: KafkaSinkOptions): string[] {
 
 function* chunked(messages: KeyValue[]): Generator<KeyValue[]> {
   for (let i = 0; i < messages.length; i += SEND_CHUNK) yield messages.slice(i, i + SEND_CHUNK);
+}
+
+/** Errors after which the same work may succeed: connection and coordinator trouble, timeouts. */
+const TRANSIENT_NAMES = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSGroupCoordinatorNotFound',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSNoBrokerAvailableError',
+  'KafkaJSMetadataNotLoaded',
+  'KafkaJSTopicMetadataNotLoaded',
+  'KafkaJSLockTimeout',
+  'KafkaJSTimeout',
+]);
+/** Never retried: another incarnation owns the transactional id, or access is denied. */
+const FATAL_TYPES = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'TOPIC_AUTHORIZATION_FAILED', 'GROUP_AUTHORIZATION_FAILED']);
+
+function isTransient(e: unknown): boolean {
+  let transient = false;
+  // kafkajs wraps: KafkaJSNumberOfRetriesExceeded → originalError → cause.
+  for (let x = e as { name?: string; type?: string; retriable?: boolean; originalError?: unknown; cause?: unknown } | undefined, depth = 0; x && depth < 5; depth++) {
+    if (x.type !== undefined && FATAL_TYPES.has(x.type)) return false;
+    if ((x.name !== undefined && TRANSIENT_NAMES.has(x.name)) || x.retriable === true) transient = true;
+    x = (x.originalError ?? x.cause) as typeof x;
+  }
+  return transient;
+}
+
+function errorText(e: unknown): string {
+  const x = e as { message?: string; originalError?: { message?: string } };
+  const inner = x.originalError?.message;
+  return inner !== undefined && inner !== x.message ? `${x.message}: ${inner}` : String(x.message ?? e);
 }
 
 /**

@@ -126,7 +126,8 @@ export function temporalJoinInstance(o: TemporalJoinOp, L: IrColumn[], R: IrColu
   const rti = rightTime === null ? findCol(R, VERSION_COLUMN) : findCol(R, rightTime);
   return [
     `const op_${id} = b.temporalJoin({ id: ${JSON.stringify(o.id)}, joinType: ${JSON.stringify(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
-      `leftTimeIndex: ${findCol(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id} });`,
+      `leftTimeIndex: ${findCol(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}` +
+      `${o.stateBound.kind === 'ttl' ? `, stateTtlMs: ${o.stateBound.ttlMs}` : ''} });`,
     `function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`,
     `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`,
   ];

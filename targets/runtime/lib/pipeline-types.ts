@@ -36,7 +36,7 @@ export interface Builders {
   /** Last row per primary key of a changelog source (full old rows for retraction); optional for hand-made builders (benchmarks). */
   normalize?(cfg: ChangelogNormalizeConfig): ChangelogNormalizeOp;
   /** Event-time temporal join against a versioned changelog; optional for hand-made builders (benchmarks). */
-  temporalJoin?(cfg: TemporalJoinConfig): TemporalJoinOp;
+  temporalJoin?(cfg: Omit<TemporalJoinConfig, 'now'>): TemporalJoinOp;
 }
 
 export interface PipelineDef {

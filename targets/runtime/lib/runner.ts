@@ -142,7 +142,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
     intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
     normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
-    temporalJoin: (cfg) => track(new TemporalJoinOp(cfg)),
+    temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now })),
   };
   function track<T extends StatefulOp>(op: T): T {
     ops.push(op);

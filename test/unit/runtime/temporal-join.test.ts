@@ -187,3 +187,23 @@ test('snapshot and restore (through the checkpoint codec) continue exactly as an
   feed2(second.op);
   assert.deepEqual([...first.out, ...second.out], whole.out);
 });
+
+test('state_ttl: a key untouched (no change, no left row) for the TTL of processing time is forgotten', () => {
+  let now = 0;
+  const { op, out } = makeJoin('left', { stateTtlMs: 1000, now: () => now });
+  op.pushRight(change('+I', 1, 0, 'a'));
+  op.pushRight(change('+I', 2, 0, 'b'));
+  now = 600;
+  op.pushLeft(order('o1', 1, 10));
+  op.advance(20); // the lookup touches key 1 at 600
+  now = 1200;
+  op.tick(now); // key 2 last touched at 0: gone; key 1 at 600: kept
+  assert.equal(op.stateSize(), 1);
+  op.pushLeft(order('o1b', 1, 30));
+  op.pushLeft(order('o2', 2, 30));
+  op.advance(40);
+  assert.deepEqual(out, ['o1:a', 'o1b:a', 'o2:NULL']);
+  now = 2300;
+  op.tick(now);
+  assert.equal(op.stateSize(), 0);
+});

@@ -30,6 +30,13 @@ export interface TemporalJoinConfig {
   /** Builds the output row; `r` is null for an unmatched left row of a LEFT join. */
   join: (l: Row, r: Row | null) => Row;
   out: (row: Row) => void;
+  /**
+   * `state_ttl` of the view: a key's versions go once no change and no left row touched the
+   * key for this long (processing time, as Flink's state retention); null = kept.
+   */
+  stateTtlMs?: number | null;
+  /** Processing time (the runner's clock); needed with a TTL. */
+  now?: () => number;
 }
 
 interface Waiting {
@@ -59,6 +66,8 @@ export class TemporalJoinOp implements StatefulOp {
   /** Keys whose history holds more than one version or a deletion (candidates for pruning). */
   private readonly changed = new Set<unknown>();
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /** Processing time each key was last touched, oldest first (only with a TTL). */
+  private readonly touched = new Map<unknown, number>();
   /** Right rows without a key or version time (ignored). */
   ignoredRight = 0;
 
@@ -91,8 +100,10 @@ export class TemporalJoinOp implements StatefulOp {
       if (v.row === null) return; // deleting a key never seen: nothing to remember
       this.versions.set(key, [v]);
       this.versionCount++;
+      this.touch(key);
       return;
     }
+    this.touch(key);
     // Versions stay sorted by time; an equal time goes after (the later change wins, so an
     // update's '-U' is overridden by its '+U' of the same commit).
     let i = vs.length;
@@ -125,6 +136,7 @@ export class TemporalJoinOp implements StatefulOp {
   private versionAt(key: unknown, t: number): Row | null {
     const vs = this.versions.get(key);
     if (vs === undefined) return null;
+    this.touch(key);
     for (let i = vs.length - 1; i >= 0; i--) if (vs[i]!.t <= t) return vs[i]!.row;
     return null;
   }
@@ -158,6 +170,25 @@ export class TemporalJoinOp implements StatefulOp {
     else this.changed.add(key);
   }
 
+  private touch(key: unknown): void {
+    if (this.cfg.stateTtlMs == null) return;
+    // Re-inserted so the map stays in touch order: expiry stops at the first live key.
+    this.touched.delete(key);
+    this.touched.set(key, this.cfg.now!());
+  }
+
+  tick(nowMs: number): void {
+    const ttl = this.cfg.stateTtlMs;
+    if (ttl == null) return;
+    for (const [key, at] of this.touched) {
+      if (at + ttl > nowMs) break;
+      this.touched.delete(key);
+      this.versionCount -= this.versions.get(key)?.length ?? 0;
+      this.versions.delete(key);
+      this.changed.delete(key);
+    }
+  }
+
   stateSize(): number {
     return this.waiting.size + this.versionCount;
   }
@@ -169,11 +200,12 @@ export class TemporalJoinOp implements StatefulOp {
       lastSweep: this.lastSweep,
       waiting: this.waiting.items.map((w) => [w.t, w.seq, w.row]),
       versions: [...this.versions].map(([k, vs]) => [k, vs.map((v) => [v.t, v.row])]),
+      touched: [...this.touched],
     };
   }
 
   restore(state: unknown): void {
-    const s = state as { wm: number; seq: number; lastSweep: number; waiting: [number, number, Row][]; versions: [unknown, [number, Row | null][]][] };
+    const s = state as { wm: number; seq: number; lastSweep: number; waiting: [number, number, Row][]; versions: [unknown, [number, Row | null][]][]; touched?: [unknown, number][] };
     this.wm = s.wm;
     this.seq = s.seq;
     this.lastSweep = s.lastSweep;
@@ -187,5 +219,7 @@ export class TemporalJoinOp implements StatefulOp {
       this.versionCount += vs.length;
       if (vs.length > 1 || vs[0]?.[1] === null) this.changed.add(k);
     }
+    this.touched.clear();
+    for (const [k, at] of s.touched ?? []) this.touched.set(k, at);
   }
 }

@@ -12,7 +12,8 @@
 # Test controls (not ClickHouse): POST /control {"lose_insert_responses": n} makes the next n
 # INSERTs run and then answer a retryable error (a response lost after the server stored the
 # rows); GET /stats → {"inserts": executed INSERTs}.
-# Usage: python chdb_http.py DATA_DIR — prints "PORT <n>" once it listens on 127.0.0.1.
+# Usage: python chdb_http.py DATA_DIR [PORT] — prints "PORT <n>" once it listens on 127.0.0.1
+# (PORT: the one an earlier server on the same data used, so a restarted server keeps its URL).
 import json
 import re
 import sys
@@ -113,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     global sess
     sess = chdb_session.Session(sys.argv[1])
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0), Handler)
     print(f"PORT {server.server_address[1]}", flush=True)
     # Ends when the parent closes stdin (or dies): the session is closed, the data dir kept.
     threading.Thread(target=server.serve_forever, daemon=True).start()

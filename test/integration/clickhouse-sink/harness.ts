@@ -84,6 +84,7 @@ export class ChdbTransport implements ChTransport {
 
 export interface ChdbServer {
   url: string;
+  port: number;
   /** INSERTs the server executed (lost responses included). */
   inserts(): Promise<number>;
   /** The next `n` INSERTs are stored, then answered with a retryable error (a lost response). */
@@ -91,21 +92,26 @@ export interface ChdbServer {
   close(): Promise<void>;
 }
 
-/** Starts chdb_http.py on `dataDir` (a later server on the same dir sees the same tables). */
-export async function startChdbServer(dataDir: string): Promise<ChdbServer> {
+/**
+ * Starts chdb_http.py on `dataDir` (a later server on the same dir sees the same tables); `port`:
+ * the port of an earlier server (a restart keeps the URL, which checkpoints fingerprint).
+ */
+export async function startChdbServer(dataDir: string, port?: number): Promise<ChdbServer> {
   await ensureVenv();
-  const child = spawn(venvPython, [path.join(import.meta.dirname, 'chdb_http.py'), dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const args = [path.join(import.meta.dirname, 'chdb_http.py'), dataDir, ...(port === undefined ? [] : [String(port)])];
+  const child = spawn(venvPython, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (l) => resolve(Number(/^PORT (\d+)$/.exec(l)?.[1] ?? NaN)));
     child.once('exit', (code) => reject(new Error(`chdb_http.py exited (${code}) before listening:\n${stderr}`)));
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${listening}`;
   return {
     url,
+    port: listening,
     inserts: async () => ((await (await fetch(`${url}/stats`)).json()) as { inserts: number }).inserts,
     loseInsertResponses: async (n) => {
       await fetch(`${url}/control`, { method: 'POST', body: JSON.stringify({ lose_insert_responses: n }) });

@@ -98,11 +98,13 @@ export function sourceDef(name: string, options: Record<string, string>): Source
     options,
     columns: [
       { name: 'id', kind: 'string', nullable: false },
-      { name: 'k_offset', kind: 'bigint', nullable: false },
-      { name: 'k_partition', kind: 'int', nullable: false },
-      { name: 'k_ts', kind: 'timestamp', nullable: false },
-      { name: 'k_key', kind: 'string', nullable: true },
-      { name: 'k_topic', kind: 'string', nullable: false },
+      // Declared as metadata columns, as the code generator does: the source attaches record
+      // metadata only when some column reads it.
+      { name: 'k_offset', kind: 'bigint', nullable: false, meta: 'offset' },
+      { name: 'k_partition', kind: 'int', nullable: false, meta: 'partition' },
+      { name: 'k_ts', kind: 'timestamp', nullable: false, meta: 'timestamp' },
+      { name: 'k_key', kind: 'string', nullable: true, meta: 'key' },
+      { name: 'k_topic', kind: 'string', nullable: false, meta: 'topic' },
     ],
     decode: (o, e) => {
       if (typeof o.id !== 'string') {

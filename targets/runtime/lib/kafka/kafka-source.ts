@@ -210,6 +210,7 @@ export class KafkaSource implements RunningSource {
     }
     if (this.failure !== null) throw this.failure;
     let n = 0;
+    const wantMeta = this.def.columns.some((c) => c.meta !== undefined);
     const decode = this.def.decode!;
     const fmt = this.format;
     const topic = this.opts.topic;
@@ -235,14 +236,19 @@ export class KafkaSource implements RunningSource {
         if (info.next !== null && offset < info.next) continue;
         info.next = offset + 1;
         n++;
-        const ts = Number(m.timestamp);
-        ps.lastTs = ts;
+        const ts = wantMeta ? Number(m.timestamp) : 0;
         const obj = fmt.decode(m.value);
         if (obj === FAIL) {
           this.dead(info, offset, fmt.reason, fmt.raw(m.value));
           continue;
         }
         if (obj === SKIP) continue;
+        if (obj !== CHANGES && !wantMeta) {
+          const row = decode(obj, this.err);
+          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          else this.out.row(info.index, row);
+          continue;
+        }
         const meta: KafkaMeta = { topic, partition: info.partition, offset, timestamp: ts, key: m.key === null ? null : m.key.toString('utf8') };
         if (obj !== CHANGES) {
           (obj as Record<symbol, unknown>)[META] = meta;
@@ -266,6 +272,7 @@ export class KafkaSource implements RunningSource {
         if (r1 !== null) this.out.row(info.index, setRowKind(r1, ch.kinds[1]!));
       }
     }
+    for (const q of queue) if (q.i > 0) q.part.lastTs = Number(q.messages[q.i - 1]!.timestamp);
     if (queue.some((q) => q.i >= q.messages.length)) {
       for (const q of queue) if (q.i >= q.messages.length) q.done();
       this.queue = queue.filter((q) => q.i < q.messages.length);

@@ -15,7 +15,7 @@ import { readLiveFiles } from '../../../targets/iceberg/writer/live-files.ts';
 import { readDataFileRecords } from '../../../targets/iceberg/writer/read-records.ts';
 import type { TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
 import type { IcebergField } from '../../../targets/iceberg/type-map.ts';
-import { KeyCodec, PartitionFilter } from '../../../targets/runtime/lib/iceberg/row-keys.ts';
+import { KeyCodec, KeySet, PartitionFilter } from '../../../targets/runtime/lib/iceberg/row-keys.ts';
 
 const FIELDS: IcebergField[] = [
   { id: 1, name: 'k_str', required: false, type: 'string' },
@@ -89,6 +89,19 @@ test('keys read back equal the written keys; bounds and partition pruning keep e
   }
   assert.equal(seen, 600);
   assert.ok(pruned >= live.length - 2, `pruning drops the files that cannot hold a key (${pruned} of ${live.length})`);
+  // The sorted key set (binary search on the first column) answers as the plain check, for
+  // key sets with nulls, keys inside and outside the files' ranges, and single keys.
+  const probes = [...rows(600, 0), ...rows(40, 2000), ...rows(20, 100_000)].map((r) => codec.ref(r));
+  for (const subset of [probes, probes.filter((_k, i) => i % 37 === 0), probes.slice(640), [probes[3]!], [probes[11]!]]) {
+    const set = new KeySet(codec, subset);
+    for (const { entry } of live) assert.equal(set.mayHoldAny(entry.dataFile), codec.mayHoldAny(entry.dataFile, subset));
+  }
+  const strFirst = new KeyCodec(FIELDS, ['k_str', 'k_long']);
+  const strProbes = [...rows(600, 0), ...rows(50, 5000)].map((r) => strFirst.ref(r));
+  for (const subset of [strProbes, strProbes.filter((_k, i) => i % 41 === 0), strProbes.slice(600)]) {
+    const set = new KeySet(strFirst, subset);
+    for (const { entry } of live) assert.equal(set.mayHoldAny(entry.dataFile), strFirst.mayHoldAny(entry.dataFile, subset));
+  }
   // A key beyond every file's bounds is pruned everywhere.
   const absent = codec.ref({ ...rows(1, 0)[0]!, k_long: 9_000_000_000_000_000n });
   assert.ok(live.every(({ entry }) => !codec.mayHoldAny(entry.dataFile, [absent])));

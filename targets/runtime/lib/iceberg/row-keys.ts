@@ -160,3 +160,57 @@ export class PartitionFilter {
     return wanted.has(this.text(this.parts.map((p) => file.partition[p.name])));
   }
 }
+
+function compareComparable(a: bigint | Buffer, b: bigint | Buffer): number {
+  if (typeof a === 'bigint') return a < (b as bigint) ? -1 : a > (b as bigint) ? 1 : 0;
+  return Buffer.compare(a, b as Buffer);
+}
+
+/**
+ * The keys of one batch, sorted by their first column, so that finding the keys a file's
+ * first-column bounds admit is a binary search (O(files × log keys) per batch instead of
+ * files × keys); the rest of the check is `KeyCodec.mayHoldAny` on those keys only.
+ */
+export class KeySet {
+  private readonly sorted: { c: bigint | Buffer; key: KeyRef }[] = [];
+  /** Keys whose first column is null or not comparable: always checked. */
+  private readonly others: KeyRef[] = [];
+  private readonly type0: string | undefined;
+
+  constructor(
+    private readonly codec: KeyCodec,
+    readonly keys: KeyRef[],
+  ) {
+    this.type0 = codec.fields[0] ? (codec.fields[0].type as string) : undefined;
+    for (const key of keys) {
+      const v = key.values[0];
+      const c = this.type0 === undefined || v === null || v === undefined ? null : comparable(this.type0, v);
+      if (c === null) this.others.push(key);
+      else this.sorted.push({ c, key });
+    }
+    this.sorted.sort((a, b) => compareComparable(a.c, b.c));
+  }
+
+  /** Same answer as `codec.mayHoldAny(file, keys)`. */
+  mayHoldAny(file: DataFile): boolean {
+    const f0 = this.codec.fields[0];
+    const m = file.metrics;
+    if (!f0 || !m || typeof f0.type !== 'string') return this.codec.mayHoldAny(file, this.keys);
+    const lo = decodeBound(f0.type, m.lowerBounds.get(f0.id));
+    const hi = decodeBound(f0.type, m.upperBounds.get(f0.id));
+    // First index whose value is >= lo, and first index beyond hi (both predicates are monotone).
+    const search = (past: (c: bigint | Buffer) => boolean): number => {
+      let [a, b] = [0, this.sorted.length];
+      while (a < b) {
+        const mid = (a + b) >> 1;
+        if (past(this.sorted[mid]!.c)) b = mid;
+        else a = mid + 1;
+      }
+      return a;
+    };
+    const from = lo === null ? 0 : search((c) => within(c, lo, null));
+    const to = hi === null ? this.sorted.length : search((c) => !within(c, null, hi));
+    const inRange = this.sorted.slice(from, Math.max(from, to)).map((x) => x.key);
+    return this.codec.mayHoldAny(file, [...inRange, ...this.others]);
+  }
+}

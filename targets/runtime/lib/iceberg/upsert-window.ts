@@ -28,7 +28,7 @@ import { readDataFileRecords } from '../../../iceberg/writer/read-records.ts';
 import { remove, toPath } from '../../../iceberg/writer/file-io.ts';
 import type { IcebergField } from '../../../iceberg/type-map.ts';
 import type { BoundTable } from './table-binding.ts';
-import { KeyCodec, PartitionFilter, type KeyRef } from './row-keys.ts';
+import { KeyCodec, KeySet, PartitionFilter, type KeyRef } from './row-keys.ts';
 
 type Rec = Record<string, unknown>;
 export type WriteMode = 'copy-on-write' | 'merge-on-read';
@@ -153,10 +153,11 @@ export class UpsertWriter {
     const ids = new Set(keys.map((k) => k.id));
     const parts = PartitionFilter.of(w.meta, this.codec);
     const wanted = parts?.partitionsOf(keys) ?? null;
+    const set = new KeySet(this.codec, keys);
     const hits: { vf: ViewFile; positions: number[] }[] = [];
     for (const vf of w.view) {
       if (parts && wanted && !parts.mayHold(vf.file, vf.specId, wanted)) continue;
-      if (!this.codec.mayHoldAny(vf.file, keys)) continue;
+      if (!set.mayHoldAny(vf.file)) continue;
       const rows = await readDataFileRecords(vf.file.filePath, this.codec.fields);
       const gone = await this.deletedIn(w, vf);
       const positions: number[] = [];

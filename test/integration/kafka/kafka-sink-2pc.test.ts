@@ -181,6 +181,30 @@ test('a recorded interval whose marker group has no offset (expired) is publishe
   }
 });
 
+test('without a marker, a recorded interval whose file is gone was published (files are deleted only after the commit): nothing is sent again', async () => {
+  const topic = await createTopic(1, 'eos2pc');
+  const tid = unique('tx');
+  const ck = mkdtempSync(path.join(tmpdir(), 'pipec-ck-'));
+  const warnings: string[] = [];
+  const sink = await eosSink(topic, tid, ck, { warn: (m) => warnings.push(m) });
+  try {
+    sink.open({ seq: 3, file: path.join('kafka-sink-out', 'interval-00000003.ndjson'), messages: 2, offsets: [] });
+    sink.write(['y', 1]);
+    const p = (await sink.commit()) as IntervalProgress;
+    assert.equal(p.seq, 4, 'numbering continues after the recorded interval');
+    await sink.afterCheckpoint();
+    assert.deepEqual(values(await readTopic(topic, 'read_committed', { expect: 1 })), [row('y', 1)]);
+    assert.deepEqual(warnings, []);
+  } finally {
+    await sink.close();
+  }
+  // With a marker that says the interval was NOT published, a missing file is an error.
+  const broken = await eosSink(topic, tid, ck);
+  broken.open({ seq: 9, file: path.join('kafka-sink-out', 'interval-00000009.ndjson'), messages: 1, offsets: [] });
+  await assert.rejects(broken.commit(), /sink 'out': the checkpoint refers to .*interval-00000009\.ndjson, which is missing: the checkpoint directory is incomplete/);
+  await broken.close();
+});
+
 test('changelog input, upsert-kafka style: key = upsert key, +I/+U → the row, -D → a tombstone, -U → nothing', async () => {
   const { brokers } = await kafkaEnv();
   const topic = await createTopic(2, 'upsert');

@@ -142,13 +142,20 @@ export class KafkaSink implements RunningSink {
     if (this.intervals === null) return;
     // Files of intervals that no durable checkpoint recorded: their rows are recomputed.
     this.intervals.removeAllBut(progress?.file ?? null);
-    if (progress !== null && progress.seq > published) {
-      if (published < 0 && progress.seq > 1) {
+    // An interval file is deleted only after its transaction committed: without a marker
+    // (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days
+    // by default) a missing file still says the interval was published.
+    const file = progress?.file ?? null;
+    const fileGone = file !== null && !this.intervals.exists(file);
+    if (progress !== null && progress.seq > published && fileGone && published >= 0) {
+      throw new Error(`sink '${this.def.name}': the checkpoint refers to ${this.intervals.path(file)}, which is missing: the checkpoint directory is incomplete`);
+    }
+    if (progress !== null && progress.seq > published && !fileGone) {
+      if (published < 0 && progress.seq > 1 && progress.messages > 0) {
         this.cfg.warn?.(
           `sink '${this.def.name}': group '${this.opts.commitGroup}' has no committed offset (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days by default), so whether interval ${progress.seq} was published cannot be told; publishing it again — its ${progress.messages} message(s) may appear twice`,
         );
       }
-      const file = progress.file;
       const intervals = this.intervals;
       await this.publishInterval(progress.seq, () => (file === null ? [] : intervals.read(file, SEND_CHUNK)), () => progress.offsets);
     }

@@ -56,10 +56,17 @@ export class IntervalFiles {
     return rel;
   }
 
+  path(rel: string): string {
+    return path.join(this.checkpointDir, rel);
+  }
+
+  exists(rel: string): boolean {
+    return fs.existsSync(this.path(rel));
+  }
+
   /** Reads an interval back in chunks of at most `chunk` messages. */
   async *read(rel: string, chunk: number): AsyncGenerator<KeyValue[]> {
-    const file = path.join(this.checkpointDir, rel);
-    if (!fs.existsSync(file)) throw new Error(`the checkpoint refers to ${file}, which is missing: the checkpoint directory is incomplete`);
+    const file = this.path(rel);
     const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
     let out: KeyValue[] = [];
     for await (const line of lines) {

@@ -104,10 +104,6 @@ export class UpsertWriter {
     this.changes.set(key.id, { key, record: kind === '-D' || kind === '-U' ? null : record });
   }
 
-  get changedKeys(): number {
-    return this.changes.size;
-  }
-
   private async openWindow(meta: TableMetadata): Promise<Window> {
     const live = await readLiveFiles(meta);
     const view: ViewFile[] = [];
@@ -118,8 +114,7 @@ export class UpsertWriter {
       else if (f.content === CONTENT.POSITION_DELETES) {
         const k = `${manifest.partition_spec_id}:${partText(f.partition)}`;
         unreadDeletes.set(k, [...(unreadDeletes.get(k) ?? []), f.filePath]);
-      }
-      else if (this.mode === 'copy-on-write') {
+      } else if (this.mode === 'copy-on-write') {
         // A rewritten file gets a newer sequence number, which equality deletes no longer apply to.
         throw new Error(`the table has equality-delete files (written by another engine, e.g. ${f.filePath}); copy-on-write would bring their deleted rows back: rewrite them away first, or use write_mode = 'merge-on-read'`);
       }

@@ -101,6 +101,8 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
   let lower: number | null = null;
   let upper: number | null = null;
   let badTime: string | null = null;
+  /** Time comparisons read as interval bounds; a temporal join applies them as a residual instead. */
+  const timeBounds: IrExpr[] = [];
   for (const c of conjuncts(on)) {
     if (c.kind === 'call' && c.fn === 'eq' && c.args.length === 2) {
       const [a, b] = c.args as [IrExpr, IrExpr];
@@ -132,6 +134,7 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
           k = a.offset - b.offset;
           fn = ({ ge: 'le', gt: 'lt', le: 'ge', lt: 'gt', eq: 'eq' } as Record<string, string>)[fn]! as typeof fn;
         }
+        timeBounds.push(c);
         // Event times have millisecond precision, so a strict bound is the next millisecond.
         if (fn === 'ge' || fn === 'eq') lower = lower === null ? k : Math.max(lower, k);
         if (fn === 'gt') lower = lower === null ? k + 1 : Math.max(lower, k + 1);
@@ -173,7 +176,7 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
       return fail();
     }
     const extra = keys.filter((p) => !(p.r.kind === 'col' && pk.includes(p.r.name))).map((p) => call('eq', [p.l, p.r], { kind: 'boolean', nullable: true }));
-    const allResidual = [...extra, ...(residualExpr ? [residualExpr] : [])];
+    const allResidual = [...extra, ...timeBounds, ...(residualExpr ? [residualExpr] : [])];
     const stateBound: StateBound =
       owner.stateTtlMs !== null
         ? { kind: 'ttl', ttlMs: owner.stateTtlMs }

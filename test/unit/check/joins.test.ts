@@ -97,3 +97,19 @@ test('an interval join on a changelog input is rejected', async () => {
 CREATE VIEW v AS SELECT o.order_id FROM orders o JOIN cdc c ON o.customer_id = c.id AND o.ts BETWEEN c.ts AND c.ts + INTERVAL '1' MINUTE;`);
   assert.deepEqual(c.errors, ['join-on-changelog']);
 });
+
+test('a temporal join keeps a comparison of the two event-time columns as its residual (it is no interval bound there)', async () => {
+  const versioned = `CREATE SOURCE cust (
+  id BIGINT NOT NULL, name STRING, updated_at TIMESTAMP(3) NOT NULL,
+  PRIMARY KEY (id) NOT ENFORCED,
+  WATERMARK FOR updated_at AS updated_at
+) WITH (connector = 'postgres-cdc', dsn = 'postgres://x', table = 'public.cust');
+`;
+  const c = await check(`${orders}${versioned}CREATE VIEW v AS
+SELECT o.order_id, c.name, o.ts FROM orders AS o
+JOIN cust FOR SYSTEM_TIME AS OF o.ts AS c ON o.customer_id = c.id AND o.ts >= c.updated_at + INTERVAL '1' MINUTE;`);
+  assert.deepEqual(c.codes, []);
+  const j = op(c.plan, 'v/join');
+  assert.ok(j.op === 'temporal_join');
+  assert.ok(j.residual && j.residual.kind === 'call' && j.residual.fn === 'ge', `the time comparison is the residual, got ${JSON.stringify(j.residual)}`);
+});

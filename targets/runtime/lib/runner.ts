@@ -4,7 +4,7 @@
 // checkpoint first).
 import * as path from 'node:path';
 import type { Server } from 'node:http';
-import type { Row, StatefulOp } from './ops/types.ts';
+import { rowKind, type Row, type StatefulOp } from './ops/types.ts';
 import { WindowAggOp } from './ops/window-agg.ts';
 import { SessionAggOp } from './ops/session-agg.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
@@ -181,6 +181,13 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         if (ti >= 0) {
           const ts = row[ti];
           if (ts === null) {
+            // A retraction ('-U'/'-D') of a CDC table without REPLICA IDENTITY FULL carries only
+            // the key: it says nothing about event time, and must still reach the operators.
+            const kind = rowKind(row);
+            if (kind === '-U' || kind === '-D') {
+              rt.emit(row);
+              return;
+            }
             sink.dead(coordsOf(rt, p), `watermark column ${sdef.columns[ti]!.name} is NULL`, jsonAny(row));
             return;
           }

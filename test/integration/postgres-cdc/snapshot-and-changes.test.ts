@@ -81,7 +81,7 @@ test('types follow the catalog; under REPLICA IDENTITY FULL an update is -U (ful
   await c.query(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
   // A snapshot row: decoded the same way as streamed rows.
   await c.query(`INSERT INTO ${table} VALUES (9007199254740993, 123456789012345678.91, 0.0001, '2024-02-29 23:59:59.987654', '2024-03-01 01:00:00+02', '1999-12-31', true, '\\xdeadbeef', NULL, 0.1)`);
-  const cols = [col('id', 'bigint'), col('amount', 'decimal', { precision: 20, scale: 2 }), col('price', 'decimal', { precision: 12, scale: 4 }), col('ts', 'timestamp'), col('tz', 'timestamp'), col('d', 'date'), col('ok', 'boolean'), col('bin', 'bytes'), col('note', 'string'), col('f', 'double'), opCol(), col('before', 'string', { meta: 'before' })];
+  const cols = [col('id', 'bigint'), col('amount', 'decimal', { precision: 20, scale: 2 }), col('price', 'decimal', { precision: 12, scale: 4 }), col('ts', 'timestamp'), col('tz', 'timestamp'), col('d', 'date'), col('ok', 'boolean'), col('bin', 'bytes'), col('note', 'string'), col('f', 'double'), opCol(), col('before', 'string', { meta: 'before' }), col('commit_ts', 'timestamp', { meta: 'commit_ts' })];
   const { out, got } = collector();
   const src = new PostgresCdcSource(sourceDef('typed', { dsn: url, table, slot, publication: pub }, cols), out, { env: {} });
   await pollUntil(src, () => got.rows.length === 1);
@@ -98,6 +98,8 @@ test('types follow the catalog; under REPLICA IDENTITY FULL an update is -U (ful
   assert.equal(r0[9], 0.1);
   assert.equal(r0[10], 'insert');
   assert.equal(rowKind(r0), '+I');
+  assert.equal(r0[12], null, 'a snapshot row has no commit time');
+  const beforeUpdate = Date.now();
 
   await c.query(`UPDATE ${table} SET amount = amount + 0.09, note = 'x' WHERE id = 9007199254740993`);
   await c.query('BEGIN');
@@ -120,6 +122,8 @@ test('types follow the catalog; under REPLICA IDENTITY FULL an update is -U (ful
   assert.equal(old[8], null, 'old note');
   assert.equal(upd[1], 12345678901234567900n, 'new amount 123456789012345678.91 + 0.09 = 123456789012345679.00');
   assert.equal(upd[8], 'x');
+  const commitTs = upd[12] as number;
+  assert.ok(Number.isInteger(commitTs) && commitTs >= beforeUpdate - 1000 && commitTs <= Date.now() + 1000, `commit_ts is the commit's epoch ms, got ${commitTs}`);
   const before = upd[11] as Record<string, unknown>;
   assert.equal(before.amount, '123456789012345678.91', "METADATA 'before' keeps the old values");
   assert.equal(before.note, null);

@@ -300,7 +300,8 @@ export class PostgresCdcSource implements RunningSource {
         for (const c of msg.columns) c.parser = (t: string) => t;
         return;
       case 'begin':
-        this.inTxn = { commitTs: Number(msg.commitTime) / 1000, raws: [] };
+        // Epoch milliseconds, as every runtime TIMESTAMP (pgoutput sends microseconds).
+        this.inTxn = { commitTs: Math.floor(Number(msg.commitTime) / 1000), raws: [] };
         return;
       case 'insert':
         this.change('insert', msg.new, null);

@@ -48,10 +48,17 @@ function columnDefCode(c: IrColumn): string {
 
 /**
  * Plan fingerprint for checkpoints: the plan without source positions and without the spec's
- * path (editing comments or running from another folder keeps the state usable).
+ * path (editing comments or running from another folder keeps the state usable), with options
+ * as written (`${PIPEC_CLICKHOUSE_URL}`), not their values: a checkpoint stays usable when a
+ * broker moves or a password rotates, and a build does not depend on the machine's profile.
  */
 export function fingerprint(plan: PlanDoc): string {
-  const text = JSON.stringify({ ...plan, pipeline: { ...plan.pipeline, file: '' } }, (k, v) => (k === 'span' ? undefined : v));
+  const asWritten = (k: string, v: unknown): unknown => {
+    if (k === 'span') return undefined;
+    if (v !== null && typeof v === 'object' && 'template' in v && 'envVars' in v && 'value' in v) return (v as IrOption).template;
+    return v;
+  };
+  const text = JSON.stringify({ ...plan, pipeline: { ...plan.pipeline, file: '' } }, asWritten);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "dc66c9c0d1116a3d";
+  const fingerprint = "e07b8ff2e9ad1dfa";
 
   // source customers: postgres-cdc; decodes 2 of 2 columns
   function decode_customers(o, e) {

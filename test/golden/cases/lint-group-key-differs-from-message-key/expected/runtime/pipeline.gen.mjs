@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "695e2fd6098a6e9c";
+  const fingerprint = "9ef9aa4e4850c949";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "e44fa86a2ea46a12";
+  const fingerprint = "b51bc3bfb14b980b";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

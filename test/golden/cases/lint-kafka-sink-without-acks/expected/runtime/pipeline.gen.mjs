@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "fcb1c5e2572da057";
+  const fingerprint = "f95efd158496224c";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "28e0a5840aeec3d2";
+  const fingerprint = "c7bc58da0fde80ee";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

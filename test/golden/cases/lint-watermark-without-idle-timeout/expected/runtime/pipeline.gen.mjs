@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "612093ba59382a94";
+  const fingerprint = "5825e0bb37d7b287";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

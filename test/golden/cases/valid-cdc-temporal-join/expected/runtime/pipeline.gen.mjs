@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "0929b63446baa889";
+  const fingerprint = "345ac6517485b739";
 
   // source customers: postgres-cdc; decodes 3 of 4 columns, plus the commit time as version time
   function decode_customers(o, e) {

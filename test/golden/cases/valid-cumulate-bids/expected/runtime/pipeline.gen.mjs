@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "e46f920264a24ea1";
+  const fingerprint = "c7fef58dcefefbd4";
 
   // source bids: file ndjson; decodes 2 of 4 columns
   function decode_bids(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "eb2d3c17a11032c5";
+  const fingerprint = "f5dd47fea12e56c7";
 
   // source bids: file ndjson; decodes 4 of 4 columns
   function decode_bids(o, e) {

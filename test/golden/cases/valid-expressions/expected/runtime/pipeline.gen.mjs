@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "22d09ef86537850f";
+  const fingerprint = "494f90079a609afe";
 
   // source bids: file ndjson; decodes 4 of 4 columns
   function decode_bids(o, e) {

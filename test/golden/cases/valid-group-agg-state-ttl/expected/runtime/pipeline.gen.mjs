@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "c2722c33540ffe66";
+  const fingerprint = "a931f07c38009eab";
 
   // source orders: kafka json; decodes 3 of 4 columns
   function decode_orders(o, e) {

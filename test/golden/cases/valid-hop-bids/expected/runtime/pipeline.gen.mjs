@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "f163b900ce5230db";
+  const fingerprint = "a6224c46d794ca66";
 
   // source bids: file ndjson; decodes 2 of 4 columns
   function decode_bids(o, e) {

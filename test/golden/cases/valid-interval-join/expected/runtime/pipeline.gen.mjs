@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "3cef70903da4b79a";
+  const fingerprint = "83abe1aa7a3b5e39";
 
   // source orders: kafka json; decodes 3 of 3 columns
   function decode_orders(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "f3de82d5f32fe9a2";
+  const fingerprint = "50c2188882ac6bf4";
 
   // source Events: kafka json; decodes 3 of 4 columns
   function decode_Events(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "cfeda72817e72880";
+  const fingerprint = "1cb1a30ee366f8bf";
 
   // source bids: file ndjson; decodes 3 of 4 columns
   function decode_bids(o, e) {

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "058b74fec021b371";
+  const fingerprint = "d5b5af8c98d520ae";
 
   // source web_events: file ndjson; decodes 3 of 3 columns
   function decode_web_events(o, e) {

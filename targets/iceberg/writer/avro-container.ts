@@ -90,10 +90,11 @@ const SPEC_NAMES: Record<number, string> = {
   134: 'content', 100: 'file_path', 101: 'file_format', 102: 'partition', 103: 'record_count', 104: 'file_size_in_bytes',
   108: 'column_sizes', 109: 'value_counts', 110: 'null_value_counts', 137: 'nan_value_counts', 125: 'lower_bounds',
   128: 'upper_bounds', 131: 'key_metadata', 132: 'split_offsets', 135: 'equality_ids', 140: 'sort_order_id',
+  142: 'first_row_id', 143: 'referenced_data_file', 144: 'content_offset', 145: 'content_size_in_bytes',
   500: 'manifest_path', 501: 'manifest_length', 502: 'partition_spec_id', 517: 'content', 515: 'sequence_number',
   516: 'min_sequence_number', 503: 'added_snapshot_id', 504: 'added_files_count', 505: 'existing_files_count',
   506: 'deleted_files_count', 512: 'added_rows_count', 513: 'existing_rows_count', 514: 'deleted_rows_count',
-  507: 'partitions', 519: 'key_metadata', 509: 'contains_null', 518: 'contains_nan', 510: 'lower_bound', 511: 'upper_bound',
+  507: 'partitions', 519: 'key_metadata', 520: 'first_row_id', 509: 'contains_null', 518: 'contains_nan', 510: 'lower_bound', 511: 'upper_bound',
 };
 
 function normalize(value: unknown, schema: unknown, keepNames = false): unknown {

@@ -1,8 +1,14 @@
 // `pipec compact`: runs a compaction policy's actions once against a real table. Rewrites are
 // one snapshot each and leave the table's rows unchanged; expiring snapshots is one metadata
 // commit; orphan removal deletes only files no metadata can reach and older than the age.
+// In a v3 table rewritten rows keep their row lineage (`_row_id` and
+// `_last_updated_sequence_number` are written into the new files: the spec's rule for rows
+// moved without being modified), and the deletion vectors of rewritten files go with them.
 import type { IrCompactionAction } from '../../../src/plan/ir.ts';
-import { IcebergTableWriter, commitMetadataChange, readParquetRows } from './table-writer.ts';
+import { IcebergTableWriter, commitMetadataChange, deletedPositions, readParquetRows } from './table-writer.ts';
+import { isDeletionVector } from './deletion-vectors.ts';
+import { withLineage } from './row-lineage.ts';
+import type { Id } from './metadata-json.ts';
 import { readLiveFiles } from './live-files.ts';
 import { CONTENT, decodeManifest, decodeManifestList, type DataFile } from './manifests.ts';
 import { currentSnapshot } from './snapshot.ts';
@@ -37,33 +43,39 @@ export async function runCompactionAction(writer: IcebergTableWriter, action: Ir
   }
 }
 
-/** Position deletes of the current snapshot: data file path → deleted row positions. */
+/** Position deletes (files or vectors) of the current snapshot: data file path → deleted row positions. */
 async function positionDeletes(meta: TableMetadata): Promise<{ byFile: Map<string, Set<number>>; deleteFiles: { path: string; targets: Set<string> }[] }> {
   const live = await readLiveFiles(meta);
   const byFile = new Map<string, Set<number>>();
   const deleteFiles: { path: string; targets: Set<string> }[] = [];
   for (const { entry } of live.entries) {
     if (entry.dataFile.content !== CONTENT.POSITION_DELETES) continue;
-    const targets = new Set<string>();
-    for (const r of await readParquetRows(entry.dataFile.filePath)) {
-      const f = String(r.file_path);
-      targets.add(f);
-      const set = byFile.get(f) ?? new Set<number>();
-      set.add(Number(r.pos));
-      byFile.set(f, set);
-    }
-    deleteFiles.push({ path: entry.dataFile.filePath, targets });
+    const of = await deletedPositions([entry.dataFile]);
+    for (const [f, positions] of of) byFile.set(f, new Set([...(byFile.get(f) ?? []), ...positions]));
+    // A vector leaves with its data file (the writer's commit sees to it): never listed here,
+    // since one Puffin file may hold vectors of files that stay.
+    if (!isDeletionVector(entry.dataFile)) deleteFiles.push({ path: entry.dataFile.filePath, targets: new Set(of.keys()) });
   }
   return { byFile, deleteFiles };
 }
 
+/** A live data file to rewrite, with its data sequence number (the lineage its rows keep). */
+interface Picked {
+  file: DataFile;
+  sequenceNumber: Id;
+}
+
 /** Rewrites `files` (applying their position deletes) into new files, in one 'replace' snapshot. */
-async function rewrite(writer: IcebergTableWriter, base: LoadedTable, files: DataFile[], why: string): Promise<{ added: number }> {
+async function rewrite(writer: IcebergTableWriter, base: LoadedTable, picked: Picked[], why: string): Promise<{ added: number }> {
   const { byFile, deleteFiles } = await positionDeletes(base.metadata);
+  const v3 = base.metadata['format-version'] >= 3;
+  const files = picked.map((p) => p.file);
   const rows: Row[] = [];
-  for (const f of files) {
+  for (const { file: f, sequenceNumber } of picked) {
     const gone = byFile.get(f.filePath) ?? new Set<number>();
-    (await readParquetRows(f.filePath)).forEach((r, i) => {
+    const all = await readParquetRows(f.filePath);
+    // Positions count before deletes: lineage is derived from the file as written.
+    (v3 ? withLineage(all, f.firstRowId, sequenceNumber) : all).forEach((r, i) => {
       if (!gone.has(i)) rows.push(r);
     });
   }
@@ -86,12 +98,12 @@ async function rewriteSmallFiles(writer: IcebergTableWriter, a: Extract<IrCompac
   const below = a.fileSizeBelowBytes ?? Math.floor(target * 0.75);
   const minInput = a.minInputFiles ?? 5;
   const live = await readLiveFiles(base.metadata);
-  const groups = new Map<string, DataFile[]>();
-  for (const { entry, manifest } of live.entries) {
+  const groups = new Map<string, Picked[]>();
+  for (const { entry, manifest, sequenceNumber } of live.entries) {
     const f = entry.dataFile;
     if (f.content !== CONTENT.DATA || f.fileSizeInBytes >= below || manifest.partition_spec_id !== base.metadata['default-spec-id']) continue;
     const key = JSON.stringify(f.partition, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    groups.set(key, [...(groups.get(key) ?? []), { file: f, sequenceNumber }]);
   }
   const picked = [...groups.values()].filter((g) => g.length >= minInput).flat();
   if (!picked.length) return { action: 'rewrite_data_files', detail: `no partition has ${minInput} or more files under ${below} bytes`, rewrittenFiles: 0, addedFiles: 0 };
@@ -104,8 +116,8 @@ async function rewriteDeleted(writer: IcebergTableWriter, threshold: number): Pr
   const { byFile } = await positionDeletes(base.metadata);
   const live = await readLiveFiles(base.metadata);
   const picked = live.entries
-    .map((e) => e.entry.dataFile)
-    .filter((f) => f.content === CONTENT.DATA && (byFile.get(f.filePath)?.size ?? 0) / Math.max(1, f.recordCount) > threshold);
+    .map((e) => ({ file: e.entry.dataFile, sequenceNumber: e.sequenceNumber }))
+    .filter(({ file: f }) => f.content === CONTENT.DATA && (byFile.get(f.filePath)?.size ?? 0) / Math.max(1, f.recordCount) > threshold);
   if (!picked.length) return { action: 'rewrite_delete_files', detail: `no data file has a delete ratio above ${threshold}`, rewrittenFiles: 0, addedFiles: 0 };
   const { added } = await rewrite(writer, base, picked, 'rewrite_delete_files');
   return { action: 'rewrite_delete_files', detail: `rewrote ${picked.length} files with deletes applied into ${added}`, rewrittenFiles: picked.length, addedFiles: added };

@@ -1,6 +1,8 @@
-// Avro schemas of manifest files and manifest lists, format version 2, with the field ids the
-// Iceberg table spec assigns (readers resolve fields by id). Maps with non-string keys are
-// arrays of key/value records with logicalType "map", as the spec prescribes.
+// Avro schemas of manifest files and manifest lists, format versions 2 and 3, with the field
+// ids the Iceberg table spec assigns (readers resolve fields by id). Maps with non-string keys
+// are arrays of key/value records with logicalType "map", as the spec prescribes. v3 adds row
+// lineage (`first_row_id` of data files and of data manifests) and the deletion-vector fields
+// (`referenced_data_file`, `content_offset`, `content_size_in_bytes`); v2 files are unchanged.
 import type { PartitionFieldSpec } from '../field-id-lock.ts';
 
 type AvroSchema = Record<string, unknown> | string | unknown[];
@@ -48,7 +50,15 @@ function partitionAvroType(resultType: string): AvroSchema {
   return t;
 }
 
-export function manifestEntrySchema(partitionFields: (PartitionFieldSpec & { resultType: string })[]): Record<string, unknown> {
+/** data_file fields a v3 manifest adds after `sort_order_id`. */
+const V3_DATA_FILE_FIELDS = [
+  { name: 'first_row_id', type: optional('long'), default: null, 'field-id': 142 },
+  { name: 'referenced_data_file', type: optional('string'), default: null, 'field-id': 143 },
+  { name: 'content_offset', type: optional('long'), default: null, 'field-id': 144 },
+  { name: 'content_size_in_bytes', type: optional('long'), default: null, 'field-id': 145 },
+];
+
+export function manifestEntrySchema(partitionFields: (PartitionFieldSpec & { resultType: string })[], formatVersion = 2): Record<string, unknown> {
   return {
     type: 'record',
     name: 'manifest_entry',
@@ -88,6 +98,7 @@ export function manifestEntrySchema(partitionFields: (PartitionFieldSpec & { res
             { name: 'split_offsets', type: optional({ type: 'array', items: 'long', 'element-id': 133 }), default: null, 'field-id': 132 },
             { name: 'equality_ids', type: optional({ type: 'array', items: 'int', 'element-id': 136 }), default: null, 'field-id': 135 },
             { name: 'sort_order_id', type: optional('int'), default: null, 'field-id': 140 },
+            ...(formatVersion >= 3 ? V3_DATA_FILE_FIELDS : []),
           ],
         },
       },
@@ -133,4 +144,10 @@ export const MANIFEST_FILE_SCHEMA: Record<string, unknown> = {
     },
     { name: 'key_metadata', type: optional('bytes'), default: null, 'field-id': 519 },
   ],
+};
+
+/** v3 manifest lists: the v2 fields plus the starting row id of each data manifest. */
+export const MANIFEST_FILE_SCHEMA_V3: Record<string, unknown> = {
+  ...MANIFEST_FILE_SCHEMA,
+  fields: [...(MANIFEST_FILE_SCHEMA.fields as unknown[]), { name: 'first_row_id', type: optional('long'), default: null, 'field-id': 520 }],
 };

@@ -3,7 +3,7 @@
 import type { PartitionFieldSpec } from '../field-id-lock.ts';
 import type { IcebergField } from '../type-map.ts';
 import type { ColumnMetrics } from './parquet-data-file.ts';
-import { manifestEntrySchema, MANIFEST_FILE_SCHEMA } from './manifest-schemas.ts';
+import { manifestEntrySchema, MANIFEST_FILE_SCHEMA, MANIFEST_FILE_SCHEMA_V3 } from './manifest-schemas.ts';
 import { encodeAvroContainer, decodeAvroContainer } from './avro-container.ts';
 import { serializeSingleValue } from './single-value.ts';
 import { transformResultType } from './transforms.ts';
@@ -16,7 +16,8 @@ export const CONTENT = { DATA: 0, POSITION_DELETES: 1, EQUALITY_DELETES: 2 } as 
 export interface DataFile {
   content: number;
   filePath: string;
-  fileFormat: 'PARQUET';
+  /** Data and position-delete files are Parquet; deletion vectors (v3) live in Puffin files. */
+  fileFormat: 'PARQUET' | 'PUFFIN';
   /** Partition field name → transformed value (null for a null source value). */
   partition: Record<string, unknown>;
   recordCount: number;
@@ -25,6 +26,12 @@ export interface DataFile {
   splitOffsets: bigint[] | null;
   equalityIds: number[] | null;
   sortOrderId: number | null;
+  /** v3 data files: `_row_id` of the first row; null for new files (inherited from the manifest). */
+  firstRowId?: Id | null;
+  /** Deletion vectors: the one data file they delete rows of, and where the blob is. */
+  referencedDataFile?: string | null;
+  contentOffset?: number | null;
+  contentSizeInBytes?: number | null;
 }
 
 export interface ManifestEntry {
@@ -51,6 +58,8 @@ export interface ManifestListEntry {
   deleted_rows_count: number;
   partitions: { contains_null: boolean; contains_nan: boolean | null; lower_bound: Buffer | null; upper_bound: Buffer | null }[] | null;
   key_metadata: null;
+  /** v3 data manifests: the first row id their files inherit from (null: not assigned yet). */
+  first_row_id?: Id | null;
 }
 
 export interface SpecContext {
@@ -86,7 +95,7 @@ function avroPartitionValue(resultType: string, v: unknown): unknown {
   return v;
 }
 
-function toAvroEntry(e: ManifestEntry, parts: (PartitionFieldSpec & { resultType: string })[]): Record<string, unknown> {
+function toAvroEntry(e: ManifestEntry, parts: (PartitionFieldSpec & { resultType: string })[], formatVersion: number): Record<string, unknown> {
   const f = e.dataFile;
   const m = f.metrics;
   return {
@@ -111,13 +120,21 @@ function toAvroEntry(e: ManifestEntry, parts: (PartitionFieldSpec & { resultType
       split_offsets: f.splitOffsets,
       equality_ids: f.equalityIds,
       sort_order_id: f.sortOrderId,
+      ...(formatVersion >= 3
+        ? {
+            first_row_id: f.content === CONTENT.DATA ? (f.firstRowId ?? null) : null,
+            referenced_data_file: f.referencedDataFile ?? null,
+            content_offset: f.contentOffset ?? null,
+            content_size_in_bytes: f.contentSizeInBytes ?? null,
+          }
+        : {}),
     },
   };
 }
 
 export async function encodeManifest(ctx: SpecContext, entries: ManifestEntry[], content: 'data' | 'deletes'): Promise<Buffer> {
   const parts = partitionResultTypes(ctx);
-  return encodeAvroContainer(manifestEntrySchema(parts), entries.map((e) => toAvroEntry(e, parts)), {
+  return encodeAvroContainer(manifestEntrySchema(parts, ctx.formatVersion), entries.map((e) => toAvroEntry(e, parts, ctx.formatVersion)), {
     schema: JSON.stringify({ type: 'struct', 'schema-id': ctx.schema['schema-id'], fields: ctx.schema.fields }),
     'schema-id': String(ctx.schema['schema-id']),
     'partition-spec': JSON.stringify(ctx.spec.fields),
@@ -178,13 +195,19 @@ function comparePartitionValues(a: unknown, b: unknown): number {
   return (a as number) - (b as number);
 }
 
-export async function encodeManifestList(entries: ManifestListEntry[], snapshotId: Id, parentId: Id | null, sequenceNumber: Id): Promise<Buffer> {
-  return encodeAvroContainer(MANIFEST_FILE_SCHEMA, entries, {
+/** A manifest list; `firstRowId` (v3 tables: the snapshot's first row id) makes it a v3 list. */
+export async function encodeManifestList(entries: ManifestListEntry[], snapshotId: Id, parentId: Id | null, sequenceNumber: Id, firstRowId: Id | null = null): Promise<Buffer> {
+  const header = {
     'snapshot-id': String(snapshotId),
     'parent-snapshot-id': parentId === null ? 'null' : String(parentId),
     'sequence-number': String(sequenceNumber),
-    'format-version': '2',
-  });
+  };
+  if (firstRowId === null) return encodeAvroContainer(MANIFEST_FILE_SCHEMA, entries, { ...header, 'format-version': '2' });
+  return encodeAvroContainer(
+    MANIFEST_FILE_SCHEMA_V3,
+    entries.map((e) => ({ ...e, first_row_id: e.first_row_id ?? null })),
+    { ...header, 'first-row-id': String(firstRowId), 'format-version': '3' },
+  );
 }
 
 export async function decodeManifestList(bytes: Uint8Array): Promise<ManifestListEntry[]> {
@@ -205,7 +228,7 @@ export async function decodeManifest(bytes: Uint8Array): Promise<{ entries: Mani
       dataFile: {
         content: f.content as number,
         filePath: f.file_path as string,
-        fileFormat: 'PARQUET' as const,
+        fileFormat: String(f.file_format).toUpperCase() === 'PUFFIN' ? ('PUFFIN' as const) : ('PARQUET' as const),
         partition: f.partition as Record<string, unknown>,
         recordCount: Number(f.record_count),
         fileSizeInBytes: Number(f.file_size_in_bytes),
@@ -220,6 +243,10 @@ export async function decodeManifest(bytes: Uint8Array): Promise<{ entries: Mani
         splitOffsets: (f.split_offsets as bigint[] | null) ?? null,
         equalityIds: (f.equality_ids as number[] | null) ?? null,
         sortOrderId: (f.sort_order_id as number | null) ?? null,
+        firstRowId: (f.first_row_id as Id | null | undefined) ?? null,
+        referencedDataFile: (f.referenced_data_file as string | null | undefined) ?? null,
+        contentOffset: f.content_offset === null || f.content_offset === undefined ? null : Number(f.content_offset),
+        contentSizeInBytes: f.content_size_in_bytes === null || f.content_size_in_bytes === undefined ? null : Number(f.content_size_in_bytes),
       },
     };
   });

@@ -33,6 +33,9 @@ export interface SnapshotJson {
   'manifest-list': string;
   summary: Record<string, string>;
   'schema-id'?: number;
+  /** v3: row lineage of the snapshot. */
+  'first-row-id'?: number;
+  'added-rows'?: number;
 }
 
 /** The parts of table metadata the writer reads and changes; the rest is carried through. */
@@ -56,6 +59,8 @@ export interface TableMetadata {
   snapshots?: SnapshotJson[];
   'snapshot-log'?: { 'timestamp-ms': number; 'snapshot-id': Id }[];
   'metadata-log'?: { 'timestamp-ms': number; 'metadata-file': string }[];
+  /** v3: higher than every row id assigned so far; the next snapshot's `first-row-id`. */
+  'next-row-id'?: number;
   [key: string]: unknown;
 }
 

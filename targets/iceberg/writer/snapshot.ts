@@ -1,5 +1,8 @@
 // Turns a base table metadata plus one new snapshot into the next metadata version: snapshot
-// list, `main` ref, sequence numbers, snapshot and metadata logs, summary totals.
+// list, `main` ref, sequence numbers, snapshot and metadata logs, summary totals, and for v3
+// tables row lineage: the snapshot's `first-row-id` (the table's `next-row-id` when the attempt
+// was made) and `added-rows` (the row ids its manifest list handed out), and the table's
+// `next-row-id` moved past them (what a REST catalog server computes itself from the two).
 import type { Id, SnapshotJson, TableMetadata } from './metadata-json.ts';
 
 export type Operation = 'append' | 'overwrite' | 'replace' | 'delete';
@@ -15,6 +18,8 @@ export interface SnapshotChange {
   changedPartitions: number;
   /** Caller properties (e.g. the runtime's source offsets), stored in the snapshot summary. */
   properties: Record<string, string>;
+  /** v3 tables: the row id range the snapshot assigns (see row-lineage.ts). */
+  rowLineage?: { firstRowId: number; addedRows: number };
 }
 
 export function currentSnapshot(meta: TableMetadata): SnapshotJson | null {
@@ -56,9 +61,11 @@ export function applySnapshot(base: TableMetadata, baseLocation: string | null, 
     'manifest-list': c.manifestListLocation,
     summary,
     'schema-id': base['current-schema-id'],
+    ...(c.rowLineage ? { 'first-row-id': c.rowLineage.firstRowId, 'added-rows': c.rowLineage.addedRows } : {}),
   };
   return {
     ...base,
+    ...(c.rowLineage ? { 'next-row-id': c.rowLineage.firstRowId + c.rowLineage.addedRows } : {}),
     'last-sequence-number': c.sequenceNumber,
     'last-updated-ms': c.timestampMs,
     'current-snapshot-id': c.snapshotId,

@@ -3,6 +3,9 @@
 // catalog with optimistic concurrency: on conflict it reloads, re-applies and retries with
 // exponential backoff and jitter, a bounded number of times. Data files are written once;
 // only the manifest list and metadata are redone per attempt.
+// Format v3 tables: deletes are deletion vectors (one per data file per snapshot: a commit
+// merges new ones with the table's), removing a data file removes its vector, and every
+// snapshot carries row lineage (row-lineage.ts).
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
@@ -15,6 +18,8 @@ import { applySnapshot, newSnapshotId, type Operation } from './snapshot.ts';
 import { CONTENT, STATUS, encodeManifest, encodeManifestList, summarizeManifest, type DataFile, type ManifestEntry, type ManifestListEntry, type SpecContext } from './manifests.ts';
 import { readLiveFiles } from './live-files.ts';
 import { readBytes, remove, writeFileAtomic } from './file-io.ts';
+import { encodeDeletionVectorFile, isDeletionVector, readDeletedPositions } from './deletion-vectors.ts';
+import { assignFirstRowIds, carriesLineage, LINEAGE_FIELDS } from './row-lineage.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -101,10 +106,12 @@ export class IcebergTableWriter {
     }
     const target = this.opts.targetFileSizeBytes ?? Number(meta.properties?.['write.target-file-size-bytes'] ?? 512 * 1024 * 1024);
     const codec = this.opts.codec ?? codecFromProperty(meta.properties?.['write.parquet.compression-codec']);
+    // Rows a rewrite moves keep their row lineage (v3): stored in the reserved columns.
+    const fields = ctx.formatVersion >= 3 && carriesLineage(rows) ? [...ctx.schema.fields, ...LINEAGE_FIELDS] : ctx.schema.fields;
     const files: DataFile[] = [];
     for (const { part, rows: groupRows } of [...groups.values()]) {
-      for (const chunk of splitForTarget(ctx.schema.fields, groupRows, target, codec)) {
-        const pq = writeParquetDataFile(ctx.schema.fields, chunk, { codec });
+      for (const chunk of splitForTarget(fields, groupRows, target, codec)) {
+        const pq = writeParquetDataFile(fields, chunk, { codec });
         const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, part)}` : '';
         const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/${randomUUID()}.parquet`;
         writeFileAtomic(location, pq.bytes);
@@ -117,7 +124,11 @@ export class IcebergTableWriter {
     return files;
   }
 
-  /** Writes data files for `rows` under the table's current spec (used by compaction rewrites). */
+  /**
+   * Writes data files for `rows` under the table's current spec (used by compaction rewrites).
+   * Rows with `_row_id` / `_last_updated_sequence_number` (row-lineage.ts `withLineage`) keep
+   * them in a v3 table.
+   */
   writeFilesFor(meta: TableMetadata, rows: Row[]): DataFile[] {
     return this.writeDataFiles(meta, rows);
   }
@@ -164,7 +175,7 @@ export class IcebergTableWriter {
   /** Finds rows matching `predicate` in live data files (minus rows already deleted) and writes delete files. */
   private async positionDeletesFor(meta: TableMetadata, predicate: (row: Row) => boolean): Promise<DataFile[]> {
     const live = await readLiveFiles(meta);
-    const already = await this.deletedPositions(live.entries.filter((e) => e.entry.dataFile.content === CONTENT.POSITION_DELETES).map((e) => e.entry.dataFile.filePath));
+    const already = await deletedPositions(live.entries.filter((e) => e.entry.dataFile.content === CONTENT.POSITION_DELETES).map((e) => e.entry.dataFile));
     const deleteFiles: DataFile[] = [];
     for (const { entry } of live.entries) {
       const f = entry.dataFile;
@@ -179,9 +190,11 @@ export class IcebergTableWriter {
 
   /**
    * Writes (durably) one position-delete file that deletes rows `positions` (0-based, in file
-   * order) of data file `target`, in the target's partition; the caller commits it.
+   * order) of data file `target`, in the target's partition; the caller commits it. In a v3
+   * table it is a deletion vector instead (position-delete files must not be added there).
    */
   writePositionDeletes(meta: TableMetadata, target: DataFile, positions: number[]): DataFile {
+    if (meta['format-version'] >= 3) return this.writeDeletionVector(meta, target.filePath, target.partition, positions);
     const ctx = this.specContext(meta);
     const fields: IcebergField[] = [
       { id: DELETE_FILE_PATH_ID, name: 'file_path', required: true, type: 'string' },
@@ -198,16 +211,69 @@ export class IcebergTableWriter {
     };
   }
 
-  private async deletedPositions(deleteFiles: string[]): Promise<Map<string, Set<number>>> {
-    const out = new Map<string, Set<number>>();
-    for (const path of deleteFiles) {
-      for (const r of await readParquetRows(path)) {
-        const set = out.get(r.file_path as string) ?? new Set<number>();
-        set.add(Number(r.pos));
-        out.set(r.file_path as string, set);
-      }
+  /** A Puffin file with one deletion vector for data file `target` (v3), durable. */
+  private writeDeletionVector(meta: TableMetadata, target: string, partition: Record<string, unknown>, positions: Iterable<number>): DataFile {
+    const ctx = this.specContext(meta);
+    const dv = encodeDeletionVectorFile(target, positions);
+    const dir = ctx.spec.fields.length ? `/${this.partitionPath(ctx, partition)}` : '';
+    const location = `${meta.location.replace(/\/+$/, '')}/data${dir}/dv-${randomUUID()}.puffin`;
+    writeFileAtomic(location, dv.bytes);
+    return {
+      content: CONTENT.POSITION_DELETES, filePath: location, fileFormat: 'PUFFIN', partition, recordCount: dv.cardinality,
+      fileSizeInBytes: dv.bytes.length, metrics: null, splitOffsets: null, equalityIds: null, sortOrderId: null,
+      referencedDataFile: target, contentOffset: dv.offset, contentSizeInBytes: dv.length,
+    };
+  }
+
+  /**
+   * v3: at most one deletion vector per data file in a snapshot. New vectors for a data file
+   * that already has one (or several new ones, or position-delete files from before an
+   * upgrade) become one merged vector; the table's old vector is removed in the same snapshot.
+   * Vectors for data files this snapshot removes are dropped. Returns the vectors to add, the
+   * table's vectors they supersede, and the caller's files merged away (removed after success).
+   */
+  private async mergeDeletionVectors(
+    meta: TableMetadata,
+    live: Awaited<ReturnType<typeof readLiveFiles>>,
+    deletes: DataFile[],
+    replaced: Set<string>,
+    written: string[],
+  ): Promise<{ deletes: DataFile[]; superseded: Set<string>; mergedAway: DataFile[] }> {
+    const byTarget = new Map<string, DataFile[]>();
+    for (const d of deletes) {
+      if (!isDeletionVector(d) || !d.referencedDataFile) throw new Error(`format v3 table ${this.ident.name}: position-delete files must not be added (${d.filePath}); deletes are deletion vectors`);
+      byTarget.set(d.referencedDataFile, [...(byTarget.get(d.referencedDataFile) ?? []), d]);
     }
-    return out;
+    const tableVectors = new Map<string, DataFile[]>();
+    const parquetDeletes: DataFile[] = [];
+    for (const { entry } of live.entries) {
+      const f = entry.dataFile;
+      if (isDeletionVector(f)) tableVectors.set(f.referencedDataFile!, [...(tableVectors.get(f.referencedDataFile!) ?? []), f]);
+      else if (f.content === CONTENT.POSITION_DELETES) parquetDeletes.push(f);
+    }
+    const fromParquet = parquetDeletes.length && byTarget.size ? await deletedPositions(parquetDeletes) : new Map<string, Set<number>>();
+    const out: DataFile[] = [];
+    const superseded = new Set<string>();
+    const mergedAway: DataFile[] = [];
+    for (const [target, fresh] of byTarget) {
+      if (replaced.has(target)) {
+        mergedAway.push(...fresh);
+        continue;
+      }
+      const old = tableVectors.get(target) ?? [];
+      if (fresh.length === 1 && old.length === 0 && !fromParquet.has(target)) {
+        out.push(fresh[0]!);
+        continue;
+      }
+      const positions = new Set<number>(fromParquet.get(target) ?? []);
+      for (const d of [...fresh, ...old]) for (const p of (await readDeletedPositions(d, readParquetRows)).get(target) ?? []) positions.add(p);
+      const merged = this.writeDeletionVector(meta, target, fresh[0]!.partition, positions);
+      written.push(merged.filePath);
+      out.push(merged);
+      for (const d of old) superseded.add(vectorKey(d));
+      mergedAway.push(...fresh);
+    }
+    return { deletes: out, superseded, mergedAway };
   }
 
   /**
@@ -230,11 +296,15 @@ export class IcebergTableWriter {
       const ctx = this.specContext(meta);
       const seq = meta['last-sequence-number'] + 1;
       const planned = await plan(meta);
-      const { replaced, deletes = [] } = planned;
+      const { replaced } = planned;
+      let deletes = planned.deletes ?? [];
       added = planned.added ?? fixedAdded;
+      const v3 = meta['format-version'] >= 3;
       const live = await readLiveFiles(meta);
       const written: string[] = [];
       const listEntries: ManifestListEntry[] = [];
+      // Per manifest written here: rows of its data files that inherit a row id from it (v3).
+      const inheriting = new Map<string, number>();
       const writeManifest = async (entries: ManifestEntry[], content: 'data' | 'deletes'): Promise<void> => {
         if (!entries.length) return;
         const loc = `${meta.location.replace(/\/+$/, '')}/metadata/${randomUUID()}-m${listEntries.length}.avro`;
@@ -242,20 +312,28 @@ export class IcebergTableWriter {
         writeFileAtomic(loc, bytes);
         written.push(loc);
         listEntries.push(summarizeManifest(ctx, entries, loc, bytes.length, snapshotId, seq));
+        inheriting.set(loc, entries.reduce((n, e) => n + (e.dataFile.content === CONTENT.DATA && (e.dataFile.firstRowId ?? null) === null ? e.dataFile.recordCount : 0), 0));
       };
-      const fresh = (f: DataFile): ManifestEntry => ({ status: STATUS.ADDED, snapshotId, sequenceNumber: null, fileSequenceNumber: null, dataFile: f });
+      let vectors = { superseded: new Set<string>(), mergedAway: [] as DataFile[] };
+      if (v3) ({ deletes, ...vectors } = await this.mergeDeletionVectors(meta, live, deletes, replaced, written));
+      // A vector goes with the data file it deletes from, or when a merged one supersedes it.
+      const isGone = (f: DataFile): boolean =>
+        v3 && isDeletionVector(f) ? replaced.has(f.referencedDataFile!) || vectors.superseded.has(vectorKey(f)) : replaced.has(f.filePath);
+      // New files inherit their row ids (v3): never a first_row_id of their own.
+      const fresh = (f: DataFile): ManifestEntry => ({ status: STATUS.ADDED, snapshotId, sequenceNumber: null, fileSequenceNumber: null, dataFile: v3 ? { ...f, firstRowId: null } : f });
       await writeManifest(added.map(fresh), 'data');
       await writeManifest(deletes.map(fresh), 'deletes');
       let removed = { dataFiles: 0, records: 0, bytes: 0, deleteFiles: 0, positionDeletes: 0 };
       for (const m of live.manifests) {
         const mine = live.entries.filter((e) => e.manifest.manifest_path === m.manifest_path);
-        if (!mine.some((e) => replaced.has(e.entry.dataFile.filePath))) {
+        if (!mine.some((e) => isGone(e.entry.dataFile))) {
           listEntries.push(m);
           continue;
         }
         // Rewrite the manifest: replaced files become DELETED in this snapshot, others EXISTING.
+        // EXISTING/DELETED entries keep the row ids they inherited (live-files.ts put them on the file).
         const rewritten = mine.map(({ entry, sequenceNumber }) => {
-          const gone = replaced.has(entry.dataFile.filePath);
+          const gone = isGone(entry.dataFile);
           if (gone && entry.dataFile.content === CONTENT.DATA) {
             removed = { ...removed, dataFiles: removed.dataFiles + 1, records: removed.records + entry.dataFile.recordCount, bytes: removed.bytes + entry.dataFile.fileSizeInBytes };
           } else if (gone) {
@@ -263,11 +341,14 @@ export class IcebergTableWriter {
           }
           return { ...entry, status: gone ? STATUS.DELETED : STATUS.EXISTING, snapshotId: gone ? snapshotId : entry.snapshotId, sequenceNumber: Number(sequenceNumber), fileSequenceNumber: entry.fileSequenceNumber ?? Number(sequenceNumber) };
         });
-        await writeManifest(rewritten, m.content === 1 ? 'deletes' : 'data');
+        await writeManifest(v3 ? unassignedDeletedLast(rewritten) : rewritten, m.content === 1 ? 'deletes' : 'data');
       }
       const listLoc = `${meta.location.replace(/\/+$/, '')}/metadata/snap-${snapshotId}-${attempt}-${randomUUID()}.avro`;
       const parentId = meta['current-snapshot-id'] ?? null;
-      writeFileAtomic(listLoc, await encodeManifestList(listEntries, snapshotId, parentId === -1 ? null : parentId, seq));
+      // Row ids start at the table's next-row-id as of this attempt (re-read on every retry).
+      const firstRowId = Number(meta['next-row-id'] ?? 0);
+      const rowLineage = v3 ? { firstRowId, addedRows: assignFirstRowIds(listEntries, firstRowId, inheriting) } : undefined;
+      writeFileAtomic(listLoc, await encodeManifestList(listEntries, snapshotId, parentId === -1 ? null : parentId, seq, v3 ? firstRowId : null));
       written.push(listLoc);
       const next = applySnapshot(meta, base.metadataLocation, {
         snapshotId, sequenceNumber: seq, timestampMs: Math.max(this.now(), meta['last-updated-ms']), manifestListLocation: listLoc, operation,
@@ -278,9 +359,14 @@ export class IcebergTableWriter {
         removed,
         changedPartitions: new Set([...added, ...deletes].map((f) => partKey(f.partition))).size,
         properties,
+        rowLineage,
       });
       const outcome = await this.catalog.commit(this.ident, base, next);
-      if (outcome.ok) return { snapshotId, metadataLocation: outcome.table.metadataLocation, attempts: attempt, dataFiles: added.map((f) => f.filePath) };
+      if (outcome.ok) {
+        // The caller's vectors that went into merged ones are referenced by nothing.
+        for (const f of vectors.mergedAway) remove(f.filePath);
+        return { snapshotId, metadataLocation: outcome.table.metadataLocation, attempts: attempt, dataFiles: added.map((f) => f.filePath) };
+      }
       for (const loc of written) remove(loc);
       if (attempt > this.retry.maxRetries) throw new CommitFailedError(`commit to ${this.ident.name} failed after ${attempt} attempts: the table kept changing underneath`);
       await this.sleep(backoff(attempt, this.retry, this.random));
@@ -310,6 +396,32 @@ export async function commitMetadataChange(
 export function backoff(attempt: number, p: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(p.maxWaitMs, p.minWaitMs * 2 ** attempt);
   return p.minWaitMs + random() * (ceiling - p.minWaitMs);
+}
+
+/** A deletion vector's identity: several can share one Puffin file. */
+const vectorKey = (f: DataFile): string => `${f.filePath}#${f.contentOffset}`;
+
+/**
+ * Entry order of a rewritten v3 manifest: DELETED data files without a row id (only in tables
+ * upgraded from v2) go last, so whether a reader counts them when handing out inherited row
+ * ids cannot shift the ids of live files.
+ */
+function unassignedDeletedLast(entries: ManifestEntry[]): ManifestEntry[] {
+  const last = (e: ManifestEntry) => e.status === STATUS.DELETED && e.dataFile.content === CONTENT.DATA && (e.dataFile.firstRowId ?? null) === null;
+  return [...entries.filter((e) => !last(e)), ...entries.filter(last)];
+}
+
+/** Positions the given delete files (Parquet position deletes or deletion vectors) delete, by data file. */
+export async function deletedPositions(deleteFiles: DataFile[]): Promise<Map<string, Set<number>>> {
+  const out = new Map<string, Set<number>>();
+  for (const f of deleteFiles) {
+    for (const [target, positions] of await readDeletedPositions(f, readParquetRows)) {
+      const set = out.get(target) ?? new Set<number>();
+      for (const p of positions) set.add(p);
+      out.set(target, set);
+    }
+  }
+  return out;
 }
 
 function partKey(part: Record<string, unknown>): string {

@@ -23,7 +23,7 @@ import { CONTENT, type DataFile } from '../../../iceberg/writer/manifests.ts';
 import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
 import { readLiveFiles } from '../../../iceberg/writer/live-files.ts';
 import { currentSnapshot } from '../../../iceberg/writer/snapshot.ts';
-import { readParquetRows } from '../../../iceberg/writer/table-writer.ts';
+import { deletedPositions } from '../../../iceberg/writer/table-writer.ts';
 import { readDataFileRecords } from '../../../iceberg/writer/read-records.ts';
 import { remove, toPath } from '../../../iceberg/writer/file-io.ts';
 import type { IcebergField } from '../../../iceberg/type-map.ts';
@@ -62,8 +62,8 @@ interface Window {
   base: string | null;
   fields: IcebergField[];
   view: ViewFile[];
-  /** Position-delete files of the table, by partition text, not yet read. */
-  unreadDeletes: Map<string, string[]>;
+  /** Position-delete files / deletion vectors of the table, by partition text, not yet read. */
+  unreadDeletes: Map<string, DataFile[]>;
   deleted: Map<string, Set<number>>;
 }
 
@@ -107,13 +107,13 @@ export class UpsertWriter {
   private async openWindow(meta: TableMetadata): Promise<Window> {
     const live = await readLiveFiles(meta);
     const view: ViewFile[] = [];
-    const unreadDeletes = new Map<string, string[]>();
+    const unreadDeletes = new Map<string, DataFile[]>();
     for (const { entry, manifest } of live.entries) {
       const f = entry.dataFile;
       if (f.content === CONTENT.DATA) view.push({ file: f, specId: manifest.partition_spec_id, origin: 'table' });
       else if (f.content === CONTENT.POSITION_DELETES) {
         const k = `${manifest.partition_spec_id}:${partText(f.partition)}`;
-        unreadDeletes.set(k, [...(unreadDeletes.get(k) ?? []), f.filePath]);
+        unreadDeletes.set(k, [...(unreadDeletes.get(k) ?? []), f]);
       } else if (this.mode === 'copy-on-write') {
         // A rewritten file gets a newer sequence number, which equality deletes no longer apply to.
         throw new Error(`the table has equality-delete files (written by another engine, e.g. ${f.filePath}); copy-on-write would bring their deleted rows back: rewrite them away first, or use write_mode = 'merge-on-read'`);
@@ -128,13 +128,10 @@ export class UpsertWriter {
     const unread = w.unreadDeletes.get(k);
     if (unread) {
       w.unreadDeletes.delete(k);
-      for (const loc of unread) {
-        for (const r of await readParquetRows(loc)) {
-          const target = r.file_path as string;
-          const set = w.deleted.get(target) ?? new Set<number>();
-          set.add(Number(r.pos));
-          w.deleted.set(target, set);
-        }
+      for (const [target, positions] of await deletedPositions(unread)) {
+        const set = w.deleted.get(target) ?? new Set<number>();
+        for (const p of positions) set.add(p);
+        w.deleted.set(target, set);
       }
     }
     let set = w.deleted.get(vf.file.filePath);

@@ -74,6 +74,10 @@ export class KafkaSink implements RunningSink {
   /** At-least-once: the sends started by flush(), chained so rows keep their order. */
   private chain: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
+  /** The failure was thrown to the runner by commit() or afterCheckpoint(). */
+  private reported = false;
+  /** A key the sink cannot have (found at open()): thrown by the first write. */
+  private keyError: Error | null = null;
   /** Column indexes of the message key; resolved at open() (the changelog mode is set by then). */
   private keyIdx: number[] = [];
   /** Changelog input: the encoder's values start with an `op` field, which is cut off. */
@@ -127,7 +131,14 @@ export class KafkaSink implements RunningSink {
   open(progress: unknown): void {
     // Generated code marks a changelog sink (changelogSink) after constructing it.
     const cdef = this.def as ChangelogSinkDef;
-    this.keyIdx = this.keyIndexes(keyColumns(cdef, this.opts));
+    try {
+      this.keyIdx = this.keyIndexes(keyColumns(cdef, this.opts));
+    } catch (e) {
+      // The runner calls open() outside its error handling: the first row, or the first
+      // checkpoint, reports it.
+      this.keyError = this.failure = e as Error;
+      return;
+    }
     this.opField = (cdef.changelog ?? 'append') !== 'append';
     this.connected = this.start(progress as IntervalProgress | null);
     this.connected.catch((e: Error) => (this.failure ??= e));
@@ -178,6 +189,7 @@ export class KafkaSink implements RunningSink {
   }
 
   write(row: Row): void {
+    if (this.keyError !== null) throw this.keyError;
     const kind = rowKind(row);
     // Upsert semantics: the '+U' that follows replaces the row under the same key.
     if (kind === '-U') return;
@@ -282,6 +294,20 @@ export class KafkaSink implements RunningSink {
   }
 
   async commit(): Promise<unknown> {
+    return this.reporting(() => this.commitInterval());
+  }
+
+  /** Runs `f`; a failure thrown from it reaches the runner, so close() need not repeat it. */
+  private async reporting<T>(f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      this.reported = true;
+      throw e;
+    }
+  }
+
+  private async commitInterval(): Promise<unknown> {
     if (this.failure !== null) throw this.failure;
     await this.connected;
     if (!this.eos) {
@@ -331,18 +357,21 @@ export class KafkaSink implements RunningSink {
   async afterCheckpoint(): Promise<void> {
     const p = this.prepared;
     if (p === null || this.intervals === null) return;
-    await this.publishInterval(p.progress.seq, () => chunked(p.messages), () => p.progress.offsets);
+    await this.reporting(() => this.publishInterval(p.progress.seq, () => chunked(p.messages), () => p.progress.offsets));
     this.prepared = null;
     this.intervals.removeAllBut(null);
   }
 
   async close(): Promise<void> {
     try {
-      if (this.connected !== null && this.failure === null) {
+      if (this.connected !== null) {
         // Exactly-once rows not covered by a durable checkpoint are dropped: the resumed run
-        // recomputes them. A recovery still running is let finish (it is safe either way).
+        // recomputes them. A recovery still running is let finish (it is safe either way)...
         if (this.eos) await this.connected.catch(() => undefined);
-        else await this.commit();
+        else if (this.failure === null) await this.commitInterval();
+        // ...and its failure is not swallowed (a finished pipeline's restart only opens and
+        // closes its sinks).
+        if (this.failure !== null && !this.reported) throw this.failure;
       }
     } finally {
       await this.producer.disconnect();

@@ -316,7 +316,16 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (srcOf[gi]) outWm[gi] = srcWm(srcOf[gi]!);
     });
   }
-  for (const [id, s] of sinks) s.open(resumed ? (resumed.sinks[id] ?? null) : null);
+  for (const [id, s] of sinks) {
+    try {
+      s.open(resumed ? (resumed.sinks[id] ?? null) : null);
+    } catch (e) {
+      // A sink refuses its configuration or what the checkpoint recorded: a message, no stack trace.
+      err(`pipec: sink '${s.def.name}': ${failureText(e)}\n`);
+      for (const src of srcs) await src.src.close().catch(() => {});
+      return { exitCode: 2 };
+    }
+  }
 
   async function checkpoint(finished: boolean): Promise<void> {
     const t0 = performance.now();

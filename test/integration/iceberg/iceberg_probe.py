@@ -10,7 +10,7 @@ Reads one JSON request on stdin, prints one JSON answer:
       -> row lineage of a format v3 table as pyiceberg reads it: next-row-id, every snapshot's
          first-row-id / added-rows, the current manifest list and manifests read with the v3
          Avro schemas (first_row_id, referenced_data_file, ...), each live data file's `column`
-         and stored _row_id / _last_updated_sequence_number by position (pyarrow), each
+         (as "values") and stored _row_id / _last_updated_sequence_number by position (pyarrow), each
          deletion vector's positions (pyiceberg's Puffin reader, pyroaring), and the scan.
          pyiceberg reads but does not derive row ids: the test derives them from this.
   {"op": "dv", "puffin": "<base64>"} -> each deletion vector of a Puffin file, decoded by pyiceberg
@@ -99,8 +99,8 @@ def lineage(req):
             if live and int(d["content"]) == 0:
                 t = pq.read_table(d["file_path"].replace("file://", ""))
                 files[d["file_path"]] = {
-                    c: (t.column(c).to_pylist() if c in t.column_names else None)
-                    for c in [req["column"], "_row_id", "_last_updated_sequence_number"]
+                    key: (t.column(c).to_pylist() if c in t.column_names else None)
+                    for key, c in [("values", req["column"]), ("_row_id", "_row_id"), ("_last_updated_sequence_number", "_last_updated_sequence_number")]
                 }
             if live and int(d["content"]) == 1 and str(d["file_format"]).upper().endswith("PUFFIN"):
                 with io.new_input(d["file_path"]).open() as f:

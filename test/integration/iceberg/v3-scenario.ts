@@ -28,12 +28,15 @@ export interface LineageDump {
   next_row_id: number;
   snapshots: { snapshot_id: number; sequence_number: number; first_row_id: number | null; added_rows: number | null; operation: string }[];
   manifests: { path: string; content: number; first_row_id: number | null; sequence_number: number; entries: ProbeEntry[] }[];
-  files: Record<string, { orders: number[]; _row_id: (number | null)[] | null; _last_updated_sequence_number: (number | null)[] | null }>;
+  /** Per live data file, by position: the probed column's values and the stored lineage columns. */
+  files: Record<string, { values: unknown[]; _row_id: (number | null)[] | null; _last_updated_sequence_number: (number | null)[] | null }>;
   vectors: { file: string; referenced_data_file: string; positions: number[] }[];
-  scan: number[];
+  /** The probed column of a pyiceberg scan, sorted. */
+  scan: unknown[];
 }
 
-export const lineageOf = (metadata: string): Promise<LineageDump> => probe<LineageDump>({ op: 'lineage', metadata, column: 'orders' });
+/** pyiceberg's view of a v3 table's lineage; rows are told apart by `column` (unique per row). */
+export const lineageOf = (metadata: string, column = 'orders'): Promise<LineageDump> => probe<LineageDump>({ op: 'lineage', metadata, column });
 
 /** Generated v3 table metadata, partitioned by day(window_start). */
 export async function v3Metadata(): Promise<TableMetadata> {
@@ -52,11 +55,12 @@ const rows = (from: number, to: number) => Array.from({ length: to - from }, (_,
  * by the spec: a stored value wins; else the file's first_row_id (its own, or inherited: the
  * manifest's plus the record counts of the data files before it in the manifest with a null
  * one) plus the position, and the file's data sequence number. Rows a vector deletes are out.
+ * Keyed by the probed column's value.
  */
-export function rowLineage(d: LineageDump): Map<number, { id: number; seq: number }> {
+export function rowLineage(d: LineageDump): Map<unknown, { id: number; seq: number }> {
   const deleted = new Map<string, Set<number>>();
   for (const v of d.vectors) deleted.set(v.referenced_data_file, new Set([...(deleted.get(v.referenced_data_file) ?? []), ...v.positions]));
-  const out = new Map<number, { id: number; seq: number }>();
+  const out = new Map<unknown, { id: number; seq: number }>();
   for (const m of d.manifests) {
     if (m.content !== 0) continue;
     assert.notEqual(m.first_row_id, null, `data manifest ${m.path} has a first_row_id`);
@@ -71,17 +75,17 @@ export function rowLineage(d: LineageDump): Map<number, { id: number; seq: numbe
       if (e.status === 2) continue;
       const f = d.files[e.file_path]!;
       const dataSeq = e.sequence_number ?? m.sequence_number;
-      f.orders.forEach((orders, pos) => {
+      f.values.forEach((value, pos) => {
         if (deleted.get(e.file_path)?.has(pos)) return;
-        assert.ok(!out.has(orders), `row ${orders} is live once`);
-        out.set(orders, { id: f._row_id?.[pos] ?? first! + pos, seq: f._last_updated_sequence_number?.[pos] ?? dataSeq });
+        assert.ok(!out.has(value), `row ${String(value)} is live once`);
+        out.set(value, { id: f._row_id?.[pos] ?? first! + pos, seq: f._last_updated_sequence_number?.[pos] ?? dataSeq });
       });
     }
   }
   return out;
 }
 
-const ids = (l: Map<number, { id: number }>, orders: number[]) => orders.map((o) => l.get(o)!.id);
+const ids = (l: Map<unknown, { id: number }>, orders: number[]) => orders.map((o) => l.get(o)!.id);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 
@@ -109,7 +113,7 @@ function liveVectors(d: LineageDump): Map<string, number[]> {
 
 /** Which `orders` values the live vectors delete (read through the data files' positions). */
 function deletedOrders(d: LineageDump): number[] {
-  return sorted([...liveVectors(d)].flatMap(([file, positions]) => positions.map((p) => d.files[file]!.orders[p]!)));
+  return sorted([...liveVectors(d)].flatMap(([file, positions]) => positions.map((p) => d.files[file]!.values[p] as number)));
 }
 
 /** Runs the scenario on a created, empty v3 table; `metadataOf` = where pyiceberg reads it. */
@@ -153,7 +157,7 @@ export async function runV3Scenario(writer: IcebergTableWriter): Promise<void> {
   l = rowLineage(d);
   assert.equal(l.get(100)!.id, 20);
   assert.equal(l.get(100)!.seq, 4);
-  for (const o of l.keys()) if (o < 20) assert.equal(l.get(o)!.id, idOf.get(o), `row ${o} keeps its id`);
+  for (const o of l.keys() as Iterable<number>) if (o < 20) assert.equal(l.get(o)!.id, idOf.get(o), `row ${o} keeps its id`);
 
   // 5. Overwrite day B with 201, 203 (ids 21, 22): day B's files go, and their vectors with them.
   await writer.overwritePartitions([v3Row(201), v3Row(203)]);

@@ -6,6 +6,7 @@
 import type { RowKind } from '../ops/types.ts';
 import { decimalValue } from './values.ts';
 import { CHANGES, FAIL, SKIP, type ChangeRecords, type Decoded, type FormatDecoder } from './types.ts';
+import { parseJsonObject } from './json.ts';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,23 +34,18 @@ export class DebeziumJsonDecoder implements FormatDecoder {
 
   decode(value: Buffer | null): Decoded {
     if (value === null) return SKIP;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(value.toString('utf8'));
-    } catch (e) {
-      this.reason = `not valid JSON: ${(e as Error).message}`;
-      return FAIL;
-    }
-    if (!isObj(obj)) return this.fail('not a JSON object');
+    const parsed = parseJsonObject(value, this);
+    if (parsed === FAIL) return FAIL;
+    let ev: Json = parsed;
     let schema: unknown = null;
     // The JsonConverter with schemas.enable=true wraps every event: {schema, payload}.
-    if (!('op' in obj) && 'payload' in obj) {
-      schema = obj.schema;
-      obj = obj.payload;
-      if (obj === null) return SKIP;
-      if (!isObj(obj)) return this.fail("'payload' is not a JSON object");
+    if (!('op' in ev) && 'payload' in ev) {
+      schema = ev.schema;
+      const payload = ev.payload;
+      if (payload === null) return SKIP;
+      if (!isObj(payload)) return this.fail("'payload' is not a JSON object");
+      ev = payload;
     }
-    const ev = obj as Json;
     const op = ev.op;
     const before = ev.before ?? null;
     const after = ev.after ?? null;

@@ -2,6 +2,25 @@
 // fields by column name. Kept to one parse and two checks: it is the benchmarked path.
 import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder } from './types.ts';
 
+/**
+ * Parses a message value that must be one JSON object; on failure records why in
+ * `into.reason` and returns FAIL. Shared by `json` and `debezium-json`.
+ */
+export function parseJsonObject(value: Buffer, into: { reason: string }): Record<string, unknown> | typeof FAIL {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(value.toString('utf8'));
+  } catch (e) {
+    into.reason = `not valid JSON: ${(e as Error).message}`;
+    return FAIL;
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    into.reason = 'not a JSON object';
+    return FAIL;
+  }
+  return obj as Record<string, unknown>;
+}
+
 export class JsonDecoder implements FormatDecoder {
   readonly prepare = null;
   reason = '';
@@ -12,18 +31,7 @@ export class JsonDecoder implements FormatDecoder {
       this.reason = 'null value (tombstone)';
       return FAIL;
     }
-    let obj: unknown;
-    try {
-      obj = JSON.parse(value.toString('utf8'));
-    } catch (e) {
-      this.reason = `not valid JSON: ${(e as Error).message}`;
-      return FAIL;
-    }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      this.reason = 'not a JSON object';
-      return FAIL;
-    }
-    return obj;
+    return parseJsonObject(value, this);
   }
 
   raw(value: Buffer | null): string {

@@ -5,8 +5,9 @@
 // table's `next-row-id`). The sequence number is the data file's data sequence number.
 // Here: the manifest-list assignment, and rows moved to a new file (compaction) keeping theirs.
 import type { IcebergField } from '../type-map.ts';
-import type { ManifestListEntry } from './manifests.ts';
-import type { Id } from './metadata-json.ts';
+import type { DataFile, ManifestListEntry } from './manifests.ts';
+import type { Id, TableMetadata } from './metadata-json.ts';
+import { readDataFileRecords } from './read-records.ts';
 
 export const ROW_ID = '_row_id';
 export const LAST_UPDATED_SEQ = '_last_updated_sequence_number';
@@ -51,6 +52,18 @@ export function withLineage(rows: Record<string, unknown>[], firstRowId: Id | nu
     [ROW_ID]: r[ROW_ID] ?? (first === null ? null : first + BigInt(pos)),
     [LAST_UPDATED_SEQ]: r[LAST_UPDATED_SEQ] ?? BigInt(dataSequenceNumber),
   }));
+}
+
+/**
+ * The rows of a data file that is rewritten (copy-on-write), losslessly (read-records.ts), with
+ * their lineage in a v3 table: stored values, else derived from the committed file (its first
+ * row id and `dataSequenceNumber`); a file not committed yet (`dataSequenceNumber` null) holds
+ * new rows, whose lineage stays null so they inherit it from the file they move to.
+ */
+export async function readRowsToMove(meta: TableMetadata, file: DataFile, dataSequenceNumber: Id | null, fields: IcebergField[]): Promise<Record<string, unknown>[]> {
+  if (meta['format-version'] < 3) return readDataFileRecords(file.filePath, fields);
+  const rows = await readDataFileRecords(file.filePath, [...fields, ...LINEAGE_FIELDS]);
+  return dataSequenceNumber === null ? rows : withLineage(rows, file.firstRowId, dataSequenceNumber);
 }
 
 /** True when rows carry lineage columns to be written (only rows a rewrite moved do). */

@@ -25,6 +25,7 @@ import { readLiveFiles } from '../../../iceberg/writer/live-files.ts';
 import { currentSnapshot } from '../../../iceberg/writer/snapshot.ts';
 import { deletedPositions } from '../../../iceberg/writer/table-writer.ts';
 import { readDataFileRecords } from '../../../iceberg/writer/read-records.ts';
+import { readRowsToMove } from '../../../iceberg/writer/row-lineage.ts';
 import { remove, toPath } from '../../../iceberg/writer/file-io.ts';
 import type { IcebergField } from '../../../iceberg/type-map.ts';
 import type { BoundTable } from './table-binding.ts';
@@ -54,6 +55,8 @@ interface ViewFile {
   file: DataFile;
   specId: number;
   origin: 'table' | 'new' | 'rewrite';
+  /** Data sequence number of a table file (the lineage its moved rows keep in a v3 table). */
+  seq?: bigint;
 }
 
 /** The table state a batch is computed against, with the positions already deleted in it. */
@@ -108,9 +111,9 @@ export class UpsertWriter {
     const live = await readLiveFiles(meta);
     const view: ViewFile[] = [];
     const unreadDeletes = new Map<string, DataFile[]>();
-    for (const { entry, manifest } of live.entries) {
+    for (const { entry, manifest, sequenceNumber } of live.entries) {
       const f = entry.dataFile;
-      if (f.content === CONTENT.DATA) view.push({ file: f, specId: manifest.partition_spec_id, origin: 'table' });
+      if (f.content === CONTENT.DATA) view.push({ file: f, specId: manifest.partition_spec_id, origin: 'table', seq: sequenceNumber });
       else if (f.content === CONTENT.POSITION_DELETES) {
         const k = `${manifest.partition_spec_id}:${partText(f.partition)}`;
         unreadDeletes.set(k, [...(unreadDeletes.get(k) ?? []), f]);
@@ -172,7 +175,7 @@ export class UpsertWriter {
         continue;
       }
       const drop = new Set([...gone, ...positions]);
-      const rows = (await readDataFileRecords(vf.file.filePath, w.fields)).filter((_r, i) => !drop.has(i));
+      const rows = (await readRowsToMove(w.meta, vf.file, vf.seq ?? null, w.fields)).filter((_r, i) => !drop.has(i));
       const files = rows.length ? this.t.writer.writeFilesFor(w.meta, rows) : [];
       w.view = w.view.filter((x) => x !== vf);
       out.removes.push(vf.file.filePath);

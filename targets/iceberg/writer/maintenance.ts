@@ -7,8 +7,8 @@
 import type { IrCompactionAction } from '../../../src/plan/ir.ts';
 import { IcebergTableWriter, commitMetadataChange, deletedPositions, readParquetRows } from './table-writer.ts';
 import { isDeletionVector } from './deletion-vectors.ts';
-import { withLineage } from './row-lineage.ts';
-import type { Id } from './metadata-json.ts';
+import { readRowsToMove } from './row-lineage.ts';
+import { currentSchemaFields, type Id } from './metadata-json.ts';
 import { readLiveFiles } from './live-files.ts';
 import { CONTENT, decodeManifest, decodeManifestList, type DataFile } from './manifests.ts';
 import { currentSnapshot } from './snapshot.ts';
@@ -68,14 +68,15 @@ interface Picked {
 /** Rewrites `files` (applying their position deletes) into new files, in one 'replace' snapshot. */
 async function rewrite(writer: IcebergTableWriter, base: LoadedTable, picked: Picked[], why: string): Promise<{ added: number }> {
   const { byFile, deleteFiles } = await positionDeletes(base.metadata);
-  const v3 = base.metadata['format-version'] >= 3;
+  const fields = currentSchemaFields(base.metadata);
   const files = picked.map((p) => p.file);
   const rows: Row[] = [];
   for (const { file: f, sequenceNumber } of picked) {
     const gone = byFile.get(f.filePath) ?? new Set<number>();
-    const all = await readParquetRows(f.filePath);
+    // Lossless (exact decimals, microsecond timestamps); in a v3 table with the rows' lineage.
     // Positions count before deletes: lineage is derived from the file as written.
-    (v3 ? withLineage(all, f.firstRowId, sequenceNumber) : all).forEach((r, i) => {
+    const all = await readRowsToMove(base.metadata, f, sequenceNumber, fields);
+    all.forEach((r, i) => {
       if (!gone.has(i)) rows.push(r);
     });
   }

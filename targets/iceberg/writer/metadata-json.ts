@@ -1,6 +1,7 @@
 // Reads and writes table metadata JSON without losing 64-bit ids: snapshot ids written by other
 // engines use all 63 bits, beyond what a JS number holds, so such integers become bigints.
 import { isInteger, parse, stringify, type LosslessNumber } from 'lossless-json';
+import type { IcebergField } from '../type-map.ts';
 
 function parseNumber(text: string): number | bigint {
   if (isInteger(text)) {
@@ -65,3 +66,8 @@ export interface TableMetadata {
 }
 
 export type { LosslessNumber };
+
+/** The fields of the table's current schema (what new files are written with). */
+export function currentSchemaFields(meta: Pick<TableMetadata, 'schemas' | 'current-schema-id'>): IcebergField[] {
+  return (meta.schemas.find((x) => x['schema-id'] === meta['current-schema-id'])?.fields ?? []) as IcebergField[];
+}

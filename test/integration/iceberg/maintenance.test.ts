@@ -70,6 +70,24 @@ test('rewrite_data_files bin-packs small files and rewrite_delete_files applies 
   }
 });
 
+test('a rewrite keeps decimals beyond 2^53 exact (the rows are read back losslessly)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-compact-exact-'));
+  try {
+    const { writer } = await freshTable(dir);
+    const big = (i: number) => ({ ...row(i), revenue: `90071992547409${String(i).padStart(2, '0')}.57` });
+    for (let b = 0; b < 5; b++) await writer.append(Array.from({ length: 4 }, (_, i) => big(b * 4 + i)));
+    const r = await runCompactionAction(writer, { kind: 'rewrite_data_files', fileSizeBelowBytes: 1_000_000, targetBytes: 128_000_000, minInputFiles: 2 });
+    assert.ok(r.rewrittenFiles >= 5);
+    const after = sortRows((await readIcebergTable({ metadata: (await writer.load()).metadataLocation })).rows);
+    assert.deepEqual(
+      after.map((x) => x.revenue),
+      Array.from({ length: 20 }, (_, i) => `90071992547409${String(i).padStart(2, '0')}.57`),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('expire_snapshots keeps the last N and deletes files only expired snapshots reached', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipec-expire-'));
   try {

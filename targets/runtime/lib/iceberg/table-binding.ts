@@ -11,7 +11,7 @@ import type { Catalog, LoadedTable } from '../../../iceberg/writer/catalogs/cata
 import { identFromName } from '../../../iceberg/writer/catalogs/catalog.ts';
 import { openCatalogWith } from '../../../iceberg/writer/catalogs/open-catalog.ts';
 import { IcebergTableWriter } from '../../../iceberg/writer/table-writer.ts';
-import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+import { currentSchemaFields, type TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
 import type { IcebergField, IcebergType } from '../../../iceberg/type-map.ts';
 
 /** A message for the user: the runner prints `stack`, which is the message alone. */
@@ -90,11 +90,6 @@ function incompatibility(sinkType: IcebergType, tableType: IcebergType): string 
   return `the sink writes ${typeof a === 'string' ? a : JSON.stringify(a)}, the table holds ${typeof b === 'string' ? b : JSON.stringify(b)}`;
 }
 
-function currentFields(meta: { schemas: { 'schema-id': number; fields: unknown[] }[]; 'current-schema-id': number }): IcebergField[] {
-  const s = meta.schemas.find((x) => x['schema-id'] === meta['current-schema-id']);
-  return (s?.fields ?? []) as IcebergField[];
-}
-
 /** Per sink column: runtime value → writer value (the writer's model is in writer/values.ts). */
 function converter(kind: string): (v: unknown) => unknown {
   // DECIMAL is a scaled integer in the runtime; the writer takes the unscaled value as a bigint.
@@ -120,8 +115,8 @@ export async function bindTable(def: SinkDef, spec: IcebergSinkSpec, baseDir: st
     } catch (e) {
       throw label.error('cannot load or create the table', e);
     }
-    const tableFields = currentFields(loaded.metadata);
-    const sinkFields = currentFields(spec.metadata);
+    const tableFields = currentSchemaFields(loaded.metadata);
+    const sinkFields = currentSchemaFields(spec.metadata);
     const byName = (name: string): IcebergField | undefined =>
       tableFields.find((f) => f.name === name) ?? tableFields.find((f) => f.name.toLowerCase() === name.toLowerCase());
     const cols = def.columns.map((col, idx) => {

@@ -20,7 +20,7 @@ import type { Row } from '../ops/types.ts';
 import { rowKind } from '../ops/types.ts';
 import { fsyncDir } from '../io/sinks.ts';
 import { CONTENT, type DataFile } from '../../../iceberg/writer/manifests.ts';
-import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+import { currentSchemaFields, type TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
 import { readLiveFiles } from '../../../iceberg/writer/live-files.ts';
 import { currentSnapshot } from '../../../iceberg/writer/snapshot.ts';
 import { deletedPositions } from '../../../iceberg/writer/table-writer.ts';
@@ -78,10 +78,6 @@ const snapshotText = (meta: TableMetadata): string | null => {
 const partText = (p: Record<string, unknown>): string =>
   JSON.stringify(Object.entries(p).sort(([a], [b]) => a.localeCompare(b)), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
-function currentFields(meta: TableMetadata): IcebergField[] {
-  return (meta.schemas.find((s) => s['schema-id'] === meta['current-schema-id'])?.fields ?? []) as IcebergField[];
-}
-
 export class UpsertWriter {
   /** Last change per key since the previous checkpoint: a row to write, or null to delete. */
   private changes = new Map<string, { key: KeyRef; record: Rec | null }>();
@@ -122,7 +118,7 @@ export class UpsertWriter {
         throw new Error(`the table has equality-delete files (written by another engine, e.g. ${f.filePath}); copy-on-write would bring their deleted rows back: rewrite them away first, or use write_mode = 'merge-on-read'`);
       }
     }
-    return { meta, base: snapshotText(meta), fields: currentFields(meta), view, unreadDeletes, deleted: new Map() };
+    return { meta, base: snapshotText(meta), fields: currentSchemaFields(meta), view, unreadDeletes, deleted: new Map() };
   }
 
   /** Positions of `vf` already deleted (by the table's delete files or this window). */

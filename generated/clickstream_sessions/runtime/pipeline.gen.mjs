@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "aae75e2c0dba2dd2";
+  const fingerprint = "34555b5b4414566e";
 
   // source clicks: kafka protobuf; decodes 3 of 10 columns
   function decode_clicks(o, e) {
@@ -103,6 +103,7 @@ export function definePipeline(env) {
         columns: [{ name: "user_id", kind: "string", nullable: false }, { name: "url", kind: "string", nullable: false }, { name: "event_time", kind: "timestamp", nullable: true }],
         decode: decode_clicks,
         timeIndex: 2, delayMs: 10000, idleTimeoutMs: 60000,
+        schemaText: "{\"message\":\"shop.web.v1.Click\",\"root\":{\"nested\":{\"shop\":{\"nested\":{\"web\":{\"nested\":{\"v1\":{\"nested\":{\"Click\":{\"oneofs\":{\"_referrer\":{\"oneof\":[\"referrer\"]}},\"fields\":{\"user_id\":{\"type\":\"string\",\"id\":1},\"session_id\":{\"type\":\"string\",\"id\":2},\"session_seq\":{\"type\":\"int32\",\"id\":3},\"url\":{\"type\":\"string\",\"id\":4},\"referrer\":{\"type\":\"string\",\"id\":5,\"options\":{\"proto3_optional\":true}},\"event_time\":{\"type\":\"google.protobuf.Timestamp\",\"id\":6},\"attributes\":{\"keyType\":\"string\",\"type\":\"string\",\"id\":7},\"tags\":{\"rule\":\"repeated\",\"type\":\"string\",\"id\":8},\"device\":{\"type\":\"Device\",\"id\":9},\"kind\":{\"type\":\"ClickKind\",\"id\":10}},\"nested\":{\"Device\":{\"fields\":{\"os\":{\"type\":\"string\",\"id\":1},\"browser\":{\"type\":\"string\",\"id\":2},\"screen_width\":{\"type\":\"int32\",\"id\":3},\"screen_height\":{\"type\":\"int32\",\"id\":4}}}}},\"ClickKind\":{\"values\":{\"CLICK_KIND_UNSPECIFIED\":0,\"CLICK_KIND_LINK\":1,\"CLICK_KIND_BUTTON\":2,\"CLICK_KIND_IMAGE\":3}}}}}}}},\"google\":{\"nested\":{\"protobuf\":{\"nested\":{\"Timestamp\":{\"fields\":{\"seconds\":{\"type\":\"int64\",\"id\":1},\"nanos\":{\"type\":\"int32\",\"id\":2}}}}}}}}}}",
       },
     ],
     sinks: [
@@ -113,7 +114,137 @@ export function definePipeline(env) {
         "partition_by": "day(session_start)",
         "sort_by": "user_id, session_start",
         "table": "web.user_sessions",
-      }, columns: [{ name: "user_id", kind: "string", nullable: false }, { name: "session_start", kind: "timestamp", nullable: false }, { name: "session_end", kind: "timestamp", nullable: false }, { name: "clicks", kind: "bigint", nullable: false }, { name: "distinct_pages", kind: "bigint", nullable: false }, { name: "landing_page", kind: "string", nullable: true }, { name: "exit_page", kind: "string", nullable: true }], json: json_sessions_lake, cells: cells_sessions_lake },
+      }, columns: [{ name: "user_id", kind: "string", nullable: false }, { name: "session_start", kind: "timestamp", nullable: false }, { name: "session_end", kind: "timestamp", nullable: false }, { name: "clicks", kind: "bigint", nullable: false }, { name: "distinct_pages", kind: "bigint", nullable: false }, { name: "landing_page", kind: "string", nullable: true }, { name: "exit_page", kind: "string", nullable: true }], json: json_sessions_lake, cells: cells_sessions_lake, iceberg: {
+        table: "web.user_sessions",
+        catalog: { name: "lake", type: "filesystem", options: {
+          "type": "filesystem",
+          "warehouse": rt.subst("${PIPEC_WAREHOUSE}", env),
+        } },
+        formatVersion: 2, targetFileSizeBytes: 536870912, commitIntervalMs: 600000,
+        writeMode: "copy-on-write", compression: "snappy",
+        changelog: "append", upsertKey: null,
+        metadata: {
+          "format-version": 2,
+          "last-sequence-number": 0,
+          "last-updated-ms": 0,
+          "last-column-id": 7,
+          "current-schema-id": 0,
+          "schemas": [
+            {
+              "schema-id": 0,
+              "type": "struct",
+              "fields": [
+                {
+                  "id": 1,
+                  "name": "user_id",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 2,
+                  "name": "session_start",
+                  "required": true,
+                  "type": "timestamptz"
+                },
+                {
+                  "id": 3,
+                  "name": "session_end",
+                  "required": true,
+                  "type": "timestamptz"
+                },
+                {
+                  "id": 4,
+                  "name": "clicks",
+                  "required": true,
+                  "type": "long"
+                },
+                {
+                  "id": 5,
+                  "name": "distinct_pages",
+                  "required": true,
+                  "type": "long"
+                },
+                {
+                  "id": 6,
+                  "name": "landing_page",
+                  "required": false,
+                  "type": "string"
+                },
+                {
+                  "id": 7,
+                  "name": "exit_page",
+                  "required": false,
+                  "type": "string"
+                }
+              ]
+            }
+          ],
+          "default-spec-id": 0,
+          "partition-specs": [
+            {
+              "spec-id": 0,
+              "fields": [
+                {
+                  "source-id": 2,
+                  "field-id": 1000,
+                  "name": "session_start_day",
+                  "transform": "day"
+                }
+              ]
+            }
+          ],
+          "last-partition-id": 1000,
+          "default-sort-order-id": 1,
+          "sort-orders": [
+            {
+              "order-id": 0,
+              "fields": []
+            },
+            {
+              "order-id": 1,
+              "fields": [
+                {
+                  "transform": "identity",
+                  "source-id": 1,
+                  "direction": "asc",
+                  "null-order": "nulls-first"
+                },
+                {
+                  "transform": "identity",
+                  "source-id": 2,
+                  "direction": "asc",
+                  "null-order": "nulls-first"
+                }
+              ]
+            }
+          ],
+          "properties": {
+            "commit.retry.max-wait-ms": "60000",
+            "commit.retry.min-wait-ms": "100",
+            "commit.retry.num-retries": "10",
+            "commit.retry.total-timeout-ms": "1800000",
+            "history.expire.max-snapshot-age-ms": "259200000",
+            "history.expire.min-snapshots-to-keep": "10",
+            "pipec.commit-interval-ms": "600000",
+            "pipec.pipeline": "clickstream_sessions",
+            "pipec.sink": "sessions_lake",
+            "write.delete.mode": "copy-on-write",
+            "write.format.default": "parquet",
+            "write.merge.mode": "copy-on-write",
+            "write.metadata.delete-after-commit.enabled": "true",
+            "write.metadata.previous-versions-max": "100",
+            "write.parquet.compression-codec": "snappy",
+            "write.target-file-size-bytes": "536870912",
+            "write.update.mode": "copy-on-write"
+          },
+          "current-snapshot-id": null,
+          "refs": {},
+          "snapshots": [],
+          "statistics": [],
+          "snapshot-log": [],
+          "metadata-log": []
+        },
+      } },
     ],
     instantiate(b) {
       const sink_sessions_lake = b.sink("sessions_lake");

@@ -4,28 +4,32 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "cd8bf41858eb27a7";
+  const fingerprint = "40f9be9c204b0989";
 
-  // source customers: postgres-cdc; decodes 4 of 6 columns
+  // source customers: postgres-cdc; decodes 4 of 6 columns, plus the commit time as version time
   function decode_customers(o, e) {
     let v;
+    const k = rt.rawKind(o);
+    const old = k === '-U' || k === '-D';
     v = o["id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
     if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
-    if (c0 === null) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c0 === null && !old) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["name"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    if (c1 === null) { e.column = "name"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c1 === null && !old) { e.column = "name"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["country"];
     const c2 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c2 === rt.BAD) { e.column = "country"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    if (c2 === null) { e.column = "country"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    if (c2 === null && !old) { e.column = "country"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["tier"];
     const c3 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
     if (c3 === rt.BAD) { e.column = "tier"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
-    if (c3 === null) { e.column = "tier"; e.reason = 'is NULL but declared NOT NULL'; return null; }
-    return [c0, c1, c2, c3];
+    if (c3 === null && !old) { e.column = "tier"; e.reason = 'is NULL but declared NOT NULL'; return null; }
+    v = rt.meta(o, "commit_ts");
+    const c4 = typeof v === 'number' ? Math.floor(v) : -9007199254740991;
+    return rt.setRowKind([c0, c1, c2, c3, c4], k);
   }
 
   // source order_events: kafka json; decodes 5 of 5 columns
@@ -52,6 +56,17 @@ export function definePipeline(env) {
     if (c4 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
     if (c4 === null) { e.column = "order_ts"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     return [c0, c1, c2, c3, c4];
+  }
+
+  // enriched_orders/join: temporal join (inner) FOR SYSTEM_TIME AS OF order_ts; version time commit time (commit_ts)
+  function lkey_enriched_orders_join(r) {
+    return r[1];
+  }
+  function rkey_enriched_orders_join(r) {
+    return r[0];
+  }
+  function join_enriched_orders_join(l, r) {
+    return [l[0], l[1], l[2], l[3], l[4], (r === null ? null : r[1]), (r === null ? null : r[2]), (r === null ? null : r[3])];
   }
 
   // enriched_orders/project: project order_id, customer_id, customer_name, country, tier, amount, currency, order_ts
@@ -126,9 +141,9 @@ export function definePipeline(env) {
           "snapshot": "initial",
           "table": "public.customers",
         },
-        columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: false }, { name: "country", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: false }],
+        columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: false }, { name: "country", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: false }, { name: "$version_ts", kind: "timestamp", nullable: false, meta: "commit_ts" }],
         decode: decode_customers,
-        timeIndex: -1, delayMs: 0, idleTimeoutMs: null,
+        timeIndex: 4, delayMs: 0, idleTimeoutMs: 5000,
       },
       {
         id: "order_events", name: "order_events", connector: "kafka", format: "json",
@@ -163,18 +178,160 @@ export function definePipeline(env) {
         "partition_by": "day(order_ts)",
         "sort_by": "country, customer_id",
         "table": "sales.enriched_orders",
-      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "customer_name", kind: "string", nullable: false }, { name: "country", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: false, precision: 12, scale: 2 }, { name: "currency", kind: "string", nullable: false }, { name: "order_ts", kind: "timestamp", nullable: false }], json: json_enriched_orders_lake, cells: cells_enriched_orders_lake },
+      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "customer_name", kind: "string", nullable: false }, { name: "country", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: false, precision: 12, scale: 2 }, { name: "currency", kind: "string", nullable: false }, { name: "order_ts", kind: "timestamp", nullable: false }], json: json_enriched_orders_lake, cells: cells_enriched_orders_lake, iceberg: {
+        table: "sales.enriched_orders",
+        catalog: { name: "lake", type: "rest", options: {
+          "type": "rest",
+          "uri": rt.subst("${PIPEC_CATALOG_URI}", env),
+          "warehouse": rt.subst("${PIPEC_WAREHOUSE}", env),
+        } },
+        formatVersion: 3, targetFileSizeBytes: 536870912, commitIntervalMs: 300000,
+        writeMode: "copy-on-write", compression: "snappy",
+        changelog: "append", upsertKey: null,
+        metadata: {
+          "format-version": 3,
+          "last-sequence-number": 0,
+          "last-updated-ms": 0,
+          "last-column-id": 8,
+          "current-schema-id": 0,
+          "schemas": [
+            {
+              "schema-id": 0,
+              "type": "struct",
+              "fields": [
+                {
+                  "id": 1,
+                  "name": "order_id",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 2,
+                  "name": "customer_id",
+                  "required": true,
+                  "type": "long"
+                },
+                {
+                  "id": 3,
+                  "name": "customer_name",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 4,
+                  "name": "country",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 5,
+                  "name": "tier",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 6,
+                  "name": "amount",
+                  "required": true,
+                  "type": "decimal(12, 2)"
+                },
+                {
+                  "id": 7,
+                  "name": "currency",
+                  "required": true,
+                  "type": "string"
+                },
+                {
+                  "id": 8,
+                  "name": "order_ts",
+                  "required": true,
+                  "type": "timestamp"
+                }
+              ]
+            }
+          ],
+          "default-spec-id": 0,
+          "partition-specs": [
+            {
+              "spec-id": 0,
+              "fields": [
+                {
+                  "source-id": 8,
+                  "field-id": 1000,
+                  "name": "order_ts_day",
+                  "transform": "day"
+                }
+              ]
+            }
+          ],
+          "last-partition-id": 1000,
+          "default-sort-order-id": 1,
+          "sort-orders": [
+            {
+              "order-id": 0,
+              "fields": []
+            },
+            {
+              "order-id": 1,
+              "fields": [
+                {
+                  "transform": "identity",
+                  "source-id": 4,
+                  "direction": "asc",
+                  "null-order": "nulls-first"
+                },
+                {
+                  "transform": "identity",
+                  "source-id": 2,
+                  "direction": "asc",
+                  "null-order": "nulls-first"
+                }
+              ]
+            }
+          ],
+          "properties": {
+            "commit.retry.max-wait-ms": "60000",
+            "commit.retry.min-wait-ms": "100",
+            "commit.retry.num-retries": "10",
+            "commit.retry.total-timeout-ms": "1800000",
+            "pipec.commit-interval-ms": "300000",
+            "pipec.pipeline": "customer_orders_cdc",
+            "pipec.sink": "enriched_orders_lake",
+            "write.delete.mode": "copy-on-write",
+            "write.format.default": "parquet",
+            "write.merge.mode": "copy-on-write",
+            "write.metadata.delete-after-commit.enabled": "true",
+            "write.metadata.previous-versions-max": "100",
+            "write.parquet.compression-codec": "snappy",
+            "write.target-file-size-bytes": "536870912",
+            "write.update.mode": "copy-on-write"
+          },
+          "current-snapshot-id": null,
+          "refs": {},
+          "snapshots": [],
+          "statistics": [],
+          "snapshot-log": [],
+          "metadata-log": [],
+          "next-row-id": 0
+        },
+      } },
     ],
     instantiate(b) {
       const sink_enriched_orders_ch = b.sink("enriched_orders_ch");
       const sink_enriched_orders_lake = b.sink("enriched_orders_lake");
       function emit_enriched_orders_scan(r) {
-        push_enriched_orders_join(r);
+        pushl_enriched_orders_join(r);
       }
       function emit_enriched_orders_scan_2(r) {
-        push_enriched_orders_join(r);
+        pushr_enriched_orders_join(r);
       }
-      function push_enriched_orders_join(r) {}
+      const op_enriched_orders_join = b.temporalJoin({ id: "enriched_orders/join", joinType: "inner", leftKey: lkey_enriched_orders_join, rightKey: rkey_enriched_orders_join, leftTimeIndex: 4, rightTimeIndex: 4, residual: null, join: join_enriched_orders_join, out: emit_enriched_orders_join });
+      function pushl_enriched_orders_join(r) {
+        op_enriched_orders_join.pushLeft(r);
+      }
+      function pushr_enriched_orders_join(r) {
+        op_enriched_orders_join.pushRight(r);
+      }
       function emit_enriched_orders_join(r) {
         push_enriched_orders_project(r);
       }
@@ -190,7 +347,7 @@ export function definePipeline(env) {
         graph: [
           { id: "enriched_orders/scan", inputs: [], source: "order_events" },
           { id: "enriched_orders/scan#2", inputs: [], source: "customers" },
-          { id: "enriched_orders/join", inputs: ["enriched_orders/scan", "enriched_orders/scan#2"] },
+          { id: "enriched_orders/join", inputs: ["enriched_orders/scan", "enriched_orders/scan#2"], node: op_enriched_orders_join },
           { id: "enriched_orders/project", inputs: ["enriched_orders/join"] },
         ],
         late: { },

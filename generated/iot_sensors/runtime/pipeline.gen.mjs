@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "9d77b15596a37857";
+  const fingerprint = "8e7987cb9c4a09a0";
 
   // source readings: kafka json; decodes 6 of 6 columns
   function decode_readings(o, e) {

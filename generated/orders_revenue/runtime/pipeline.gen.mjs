@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "5b9e8d877497243d";
+  const fingerprint = "6d5b68dba87b7e1c";
 
   // source orders: kafka json; decodes 5 of 5 columns
   function decode_orders(o, e) {
@@ -200,7 +200,126 @@ export function definePipeline(env) {
         "table": "analytics.revenue_1m",
         "target_file_size": "128 MB",
         "write_mode": "merge-on-read",
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }], json: json_revenue_lake, cells: cells_revenue_lake },
+      }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }], json: json_revenue_lake, cells: cells_revenue_lake, iceberg: {
+        table: "analytics.revenue_1m",
+        catalog: { name: "lake", type: "sql", options: {
+          "type": "sql",
+          "uri": rt.subst("${PIPEC_CATALOG_URI}", env),
+          "warehouse": rt.subst("${PIPEC_WAREHOUSE}", env),
+        } },
+        formatVersion: 2, targetFileSizeBytes: 128000000, commitIntervalMs: 300000,
+        writeMode: "merge-on-read", compression: "snappy",
+        changelog: "append", upsertKey: null,
+        metadata: {
+          "format-version": 2,
+          "last-sequence-number": 0,
+          "last-updated-ms": 0,
+          "last-column-id": 5,
+          "current-schema-id": 0,
+          "schemas": [
+            {
+              "schema-id": 0,
+              "type": "struct",
+              "fields": [
+                {
+                  "id": 1,
+                  "name": "customer_id",
+                  "required": true,
+                  "type": "long"
+                },
+                {
+                  "id": 2,
+                  "name": "window_start",
+                  "required": true,
+                  "type": "timestamp"
+                },
+                {
+                  "id": 3,
+                  "name": "window_end",
+                  "required": true,
+                  "type": "timestamp"
+                },
+                {
+                  "id": 4,
+                  "name": "revenue",
+                  "required": true,
+                  "type": "decimal(38, 2)"
+                },
+                {
+                  "id": 5,
+                  "name": "orders",
+                  "required": true,
+                  "type": "long"
+                }
+              ]
+            }
+          ],
+          "default-spec-id": 0,
+          "partition-specs": [
+            {
+              "spec-id": 0,
+              "fields": [
+                {
+                  "source-id": 2,
+                  "field-id": 1000,
+                  "name": "window_start_day",
+                  "transform": "day"
+                },
+                {
+                  "source-id": 1,
+                  "field-id": 1001,
+                  "name": "customer_id_bucket_16",
+                  "transform": "bucket[16]"
+                }
+              ]
+            }
+          ],
+          "last-partition-id": 1001,
+          "default-sort-order-id": 1,
+          "sort-orders": [
+            {
+              "order-id": 0,
+              "fields": []
+            },
+            {
+              "order-id": 1,
+              "fields": [
+                {
+                  "transform": "identity",
+                  "source-id": 1,
+                  "direction": "asc",
+                  "null-order": "nulls-first"
+                }
+              ]
+            }
+          ],
+          "properties": {
+            "commit.retry.max-wait-ms": "60000",
+            "commit.retry.min-wait-ms": "100",
+            "commit.retry.num-retries": "10",
+            "commit.retry.total-timeout-ms": "1800000",
+            "history.expire.max-snapshot-age-ms": "604800000",
+            "history.expire.min-snapshots-to-keep": "5",
+            "pipec.commit-interval-ms": "300000",
+            "pipec.pipeline": "orders_revenue",
+            "pipec.sink": "revenue_lake",
+            "write.delete.mode": "merge-on-read",
+            "write.format.default": "parquet",
+            "write.merge.mode": "merge-on-read",
+            "write.metadata.delete-after-commit.enabled": "true",
+            "write.metadata.previous-versions-max": "100",
+            "write.parquet.compression-codec": "snappy",
+            "write.target-file-size-bytes": "128000000",
+            "write.update.mode": "merge-on-read"
+          },
+          "current-snapshot-id": null,
+          "refs": {},
+          "snapshots": [],
+          "statistics": [],
+          "snapshot-log": [],
+          "metadata-log": []
+        },
+      } },
       { id: "alerts", name: "alerts", connector: "kafka", options: {
         "acks": "all",
         "brokers": rt.subst("${PIPEC_KAFKA_BROKERS}", env),

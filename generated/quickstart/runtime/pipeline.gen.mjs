@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "972dce4a419ee1a1";
+  const fingerprint = "cde4533cbb08d4eb";
 
   // source page_views: datagen; decodes 4 of 5 columns
 

@@ -61045,6 +61045,7 @@ var KafkaSource = class {
     this.out = out;
     this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
+    this.wantMeta = def.columns.some((c) => c.meta !== void 0);
     this.format = createFormatDecoder(def, cfg.env);
     this.kafka = new import_kafkajs.Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,
@@ -61076,6 +61077,8 @@ var KafkaSource = class {
   /** Log start/end offsets per partition, read at start for `earliest`/`latest`. */
   bounds = /* @__PURE__ */ new Map();
   err = { column: "", reason: "" };
+  /** Some column reads record metadata (`METADATA FROM ...`): only then is it built per record. */
+  wantMeta;
   hooks;
   /** The value format's decoder (JSON, Debezium JSON, Avro, Protobuf), chosen once. */
   format;
@@ -61156,7 +61159,7 @@ var KafkaSource = class {
     }
     if (this.failure !== null) throw this.failure;
     let n = 0;
-    const wantMeta = this.def.columns.some((c) => c.meta !== void 0);
+    const wantMeta = this.wantMeta;
     const decode2 = this.def.decode;
     const fmt = this.format;
     const topic = this.opts.topic;

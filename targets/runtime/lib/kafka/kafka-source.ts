@@ -96,6 +96,8 @@ export class KafkaSource implements RunningSource {
   /** Log start/end offsets per partition, read at start for `earliest`/`latest`. */
   private bounds = new Map<number, { low: number; high: number }>();
   private readonly err: DecodeError = { column: '', reason: '' };
+  /** Some column reads record metadata (`METADATA FROM ...`): only then is it built per record. */
+  private readonly wantMeta: boolean;
   private readonly hooks: KafkaSourceHooks;
   /** The value format's decoder (JSON, Debezium JSON, Avro, Protobuf), chosen once. */
   private readonly format: FormatDecoder;
@@ -107,6 +109,7 @@ export class KafkaSource implements RunningSource {
   ) {
     this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
+    this.wantMeta = def.columns.some((c) => c.meta !== undefined);
     this.format = createFormatDecoder(def, cfg.env);
     this.kafka = new Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,
@@ -210,7 +213,7 @@ export class KafkaSource implements RunningSource {
     }
     if (this.failure !== null) throw this.failure;
     let n = 0;
-    const wantMeta = this.def.columns.some((c) => c.meta !== undefined);
+    const wantMeta = this.wantMeta;
     const decode = this.def.decode!;
     const fmt = this.format;
     const topic = this.opts.topic;

@@ -34,6 +34,14 @@ export interface ConnectorContext {
    * finish there; without checkpoints nothing resumes, so it commits in `commit()` itself.
    */
   checkpointDir: string | null;
+  /**
+   * This process's member id when the pipeline scales out (`scale_out = 'partitions'`: several
+   * processes share one consumer group and one checkpoint store), else null. Anything a sink
+   * names after the pipeline that two members must not share (Kafka transactional ids, ClickHouse
+   * deduplication tokens, Iceberg snapshot-summary ownership) includes it. `checkpointDir` is
+   * then already this member's own directory.
+   */
+  member: string | null;
 }
 
 export type SourceFactory = (def: SourceDef, out: SourceSink, ctx: ConnectorContext) => RunningSource;

@@ -108,6 +108,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       checkpointRequested = true;
     },
     checkpointDir: opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
+    member: null,
   };
   for (const s of def.sinks) {
     if (opts.discardSinks) {

@@ -13,7 +13,7 @@ usage:
   pipec check [paths] [--format text|json] [--deny-warnings]
   pipec build [paths] [--target clickhouse|iceberg|runtime|all] [--out DIR] [--check]
   pipec plan <file> [--format text|json|dot] [--no-optimize]
-  pipec run <file> [--checkpoint-dir DIR] [--metrics-port N]
+  pipec run <file> [--checkpoint-dir DIR] [--metrics-port N] [--member-id ID]
   pipec diff <old> <new>
   pipec explain [CODE]
   pipec fmt [paths] [--to yaml|sql] [--check] [--write]
@@ -37,6 +37,7 @@ const OPTIONS = {
   'no-color': { type: 'boolean' },
   'checkpoint-dir': { type: 'string' },
   'metrics-port': { type: 'string' },
+  'member-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -78,7 +79,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
     case 'run': {
       const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
-      return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port });
+      return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null });
     }
     case 'diff':
       return (await import('./commands/diff.ts')).diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });

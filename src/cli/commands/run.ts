@@ -9,6 +9,8 @@ export interface RunArgs {
   file: string | undefined;
   checkpointDir: string | null;
   metricsPort: number | null;
+  /** Scaled-out pipelines: this process's member id (else PIPEC_MEMBER_ID, else the host name). */
+  memberId?: string | null;
 }
 
 export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
@@ -24,6 +26,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     baseDir: resolve(ctx.cwd, dirname(args.file)),
     checkpointDir: args.checkpointDir ?? undefined,
     metricsPort: args.metricsPort ?? undefined,
+    memberId: args.memberId ?? undefined,
     status: ctx.io.isTty ? 'tty' : 'none',
     env,
   });

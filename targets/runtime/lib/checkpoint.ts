@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDir } from './io/sinks.ts';
+import type { TaskEntry } from './member-store.ts';
 
 export interface CheckpointDoc {
   version: 1;
@@ -16,6 +17,9 @@ export interface CheckpointDoc {
   sinks: Record<string, unknown>;
   deadLetters: unknown;
   late: Record<string, number>;
+  /** Scaled-out runs: the member that wrote it, and its partition tasks by partition id (member-store.ts). */
+  member?: string;
+  tasks?: Record<string, TaskEntry>;
 }
 
 export function checkpointFile(dir: string): string {

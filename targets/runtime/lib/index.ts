@@ -35,7 +35,7 @@ export class MissingEnvError extends Error {
 
 const resolveOpt = (p: string | undefined): string | undefined => (p === undefined ? undefined : path.resolve(p));
 
-/** Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D]`. */
+/** Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D] [--member-id ID]`. */
 export async function main(define: (env: Record<string, string | undefined>) => PipelineDef): Promise<void> {
   const args = process.argv.slice(2);
   const get = (flag: string): string | undefined => {
@@ -58,6 +58,7 @@ export async function main(define: (env: Record<string, string | undefined>) => 
     baseDir: resolveOpt(get('--base-dir')) ?? process.cwd(),
     checkpointDir: resolveOpt(get('--checkpoint-dir') ?? process.env.PIPEC_CHECKPOINT_DIR),
     metricsPort: port !== undefined ? Number(port) : undefined,
+    memberId: get('--member-id'),
     status: process.stderr.isTTY ? 'tty' : 'none',
     env: process.env,
   });

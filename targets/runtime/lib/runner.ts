@@ -3,6 +3,7 @@
 // cleanly on end of input (exit 0), on SIGINT/SIGTERM or on an abort signal (flush +
 // checkpoint first).
 import * as path from 'node:path';
+import { hostname } from 'node:os';
 import type { Server } from 'node:http';
 import { rowKind, type Row, type StatefulOp } from './ops/types.ts';
 import { WindowAggOp } from './ops/window-agg.ts';
@@ -20,7 +21,10 @@ import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoin
 import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
-import type { Builders, GraphNode, Instance, PipelineDef } from './pipeline-types.ts';
+import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
+import { WatermarkGraph } from './watermark-graph.ts';
+import { PartitionTask, partitionWatermark } from './partition-tasks.ts';
+import { checkMemberId, HandoverError, memberDir, MemberStore, type TaskEntry } from './member-store.ts';
 
 export interface RunOptions {
   baseDir: string;
@@ -39,9 +43,20 @@ export interface RunOptions {
   memorySources?: Record<string, { lines?: string[]; rows?: Row[] }>;
   /** Benchmark hook: every sink only counts its rows. */
   discardSinks?: boolean;
+  /**
+   * Scaled-out pipelines (`scale_out = 'partitions'`): this process's member id (else
+   * PIPEC_MEMBER_ID, else the host name). It must stay the same across restarts.
+   */
+  memberId?: string;
 }
 
 const BATCH = 512;
+/**
+ * How long a member that won a partition waits for its previous holder to release the
+ * partition's state before it continues from the holder's last checkpoint (the holder died).
+ * Kept well under the consumer's 30 s session timeout: the wait holds this member's fetches.
+ */
+const HANDOVER_TIMEOUT_MS = 15_000;
 
 interface SourceRt {
   id: string;
@@ -95,6 +110,27 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     lastCheckpointBytes: 0,
   };
 
+  // ---------------------------------------------------------------- scale-out
+  // Scaled out, every partition is a task (partition-tasks.ts) and the checkpoint directory is
+  // the store shared by the members (member-store.ts); this member checkpoints into its own
+  // directory in it.
+  const scaleOut = def.options.scale_out === 'partitions';
+  let member: string | null = null;
+  let store: MemberStore | null = null;
+  if (scaleOut) {
+    if (!opts.checkpointDir) {
+      err(`pipec: pipeline '${def.name}' scales out (scale_out = 'partitions'): give it a checkpoint directory shared by its members (--checkpoint-dir)\n`);
+      return { exitCode: 2 };
+    }
+    try {
+      member = checkMemberId(opts.memberId ?? opts.env.PIPEC_MEMBER_ID ?? hostname());
+    } catch (e) {
+      err(`pipec: ${(e as Error).message}\n`);
+      return { exitCode: 2 };
+    }
+    store = new MemberStore(path.resolve(opts.checkpointDir), member);
+  }
+
   // ---------------------------------------------------------------- sinks and operators
   let checkpointRequested = false;
   const connCtx: ConnectorContext = {
@@ -107,8 +143,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     requestCheckpoint: () => {
       checkpointRequested = true;
     },
-    checkpointDir: opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
-    member: null,
+    checkpointDir: store ? memberDir(store.root, member!) : opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
+    member,
   };
   for (const s of def.sinks) {
     if (opts.discardSinks) {
@@ -128,33 +164,48 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       return { exitCode: 2 };
     }
   }
-  let instance!: Instance;
-  const opCtx = {
-    late: (opId: string, row: Row, lateBy: number) => {
-      metrics.late.set(opId, (metrics.late.get(opId) ?? 0) + 1);
-      instance.late[opId]?.(row, lateBy);
-    },
-    now,
-  };
-  const builders: Builders = {
-    sink: (id) => sinks.get(id)!,
-    windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
-    sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
-    groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
-    intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
-    normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
-    temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now })),
-  };
-  function track<T extends StatefulOp>(op: T): T {
-    ops.push(op);
-    metrics.late.set(op.id, 0);
-    return op;
+  const countLate = (opId: string): void => void metrics.late.set(opId, (metrics.late.get(opId) ?? 0) + 1);
+  /** Builds one instance of the operator graph; its stateful operators go into `into`. */
+  function instantiate(into: StatefulOp[], late: (opId: string, row: Row, lateBy: number) => void): Instance {
+    const opCtx = { late, now };
+    const track = <T extends StatefulOp>(op: T): T => {
+      into.push(op);
+      // Only windows drop late events: only they get a late counter.
+      if (op instanceof WindowAggOp || op instanceof SessionAggOp) metrics.late.set(op.id, metrics.late.get(op.id) ?? 0);
+      return op;
+    };
+    const builders: Builders = {
+      sink: (id) => sinks.get(id)!,
+      windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
+      sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
+      groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
+      intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
+      normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
+      temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now })),
+    };
+    return def.instantiate(builders);
   }
-  instance = def.instantiate(builders);
-  for (const op of ops) if (!(op instanceof WindowAggOp || op instanceof SessionAggOp)) metrics.late.delete(op.id);
+  // One instance for the whole run, or (scaled out) one per partition task, made as partitions arrive.
+  let instance: Instance | null = null;
+  if (!scaleOut) {
+    instance = instantiate(ops, (opId, row, lateBy) => {
+      countLate(opId);
+      instance!.late[opId]?.(row, lateBy);
+    });
+  }
+  /** Partition tasks by partition index (scaled out only). */
+  const tasks: (PartitionTask | undefined)[] = [];
+  const liveTasks = (): PartitionTask[] => tasks.filter((t): t is PartitionTask => t !== undefined);
+  const allOps = (): StatefulOp[] => (scaleOut ? liveTasks().flatMap((t) => t.ops) : ops);
+  metrics.stateSize = () => {
+    const m = new Map<string, number>();
+    for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
+    return m;
+  };
 
   // ---------------------------------------------------------------- dead letters
-  const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? `${def.name}.dead-letters.ndjson`);
+  // Members of a scaled-out pipeline may share a base directory: each writes its own file.
+  const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
   const deadFile = new TruncatingFile(dlPath);
   let deadOpened = false;
   let deadProgress: number | null = null;
@@ -173,12 +224,16 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let wmDirty = false;
   for (const sdef of def.sources) {
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
-    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance.emit[sdef.id]!, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
+    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance ? instance.emit[sdef.id]! : () => {}, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
     const ti = sdef.timeIndex;
     const name = sdef.name;
     const sink: SourceSink = {
       row: (p, row) => {
         rt.records++;
+        if (scaleOut) {
+          taskRow(rt, p, row, sink);
+          return;
+        }
         if (ti >= 0) {
           const ts = row[ti];
           if (ts === null) {
@@ -248,37 +303,110 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   }
 
   // ---------------------------------------------------------------- watermark propagation
-  const graph: GraphNode[] = instance.graph;
-  // Watermarks by graph position; inputs resolved to positions once.
-  const outWm = new Float64Array(graph.length).fill(Number.NEGATIVE_INFINITY);
-  const posOf = new Map(graph.map((g, i) => [g.id, i]));
-  const inputPos = graph.map((g) => g.inputs.map((i) => posOf.get(i)!));
-  const srcOf = graph.map((g) => (g.source !== undefined ? bySourceId.get(g.source)! : null));
   const srcWm = (s: SourceRt): number =>
     s.timed ? s.clock.wm : s.clock.allDone ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  const wmGraph = instance
+    ? new WatermarkGraph(instance.graph, (sourceId) => {
+        const s = bySourceId.get(sourceId)!;
+        return () => srcWm(s);
+      })
+    : null;
   function propagate(): void {
     wmDirty = false;
-    for (let gi = 0; gi < graph.length; gi++) {
-      const s = srcOf[gi];
-      let w: number;
-      if (s !== null) w = srcWm(s!);
-      else {
-        w = Number.POSITIVE_INFINITY;
-        const ins = inputPos[gi]!;
-        for (let j = 0; j < ins.length; j++) {
-          const x = outWm[ins[j]!]!;
-          if (x < w) w = x;
-        }
-      }
-      const node = graph[gi]!.node;
-      if (node !== undefined && w > outWm[gi]!) node.advance(w);
-      outWm[gi] = w;
+    if (wmGraph) wmGraph.propagate();
+    else for (const t of liveTasks()) advanceTask(t);
+  }
+
+  // ---------------------------------------------------------------- partition tasks (scaled out)
+  // The compiler admits one Kafka source when scaled out; its partitions are the tasks.
+  const taskSource = scaleOut ? srcs[0]! : null;
+  function advanceTask(t: PartitionTask): void {
+    const rt = taskSource!;
+    t.advanceTo(partitionWatermark(t.clock, rt.timed, rt.clock.delayMs, batchNow));
+  }
+  /** A row of partition `p`: to its task, then the partition's clock (and the task's watermark). */
+  function taskRow(rt: SourceRt, p: number, row: Row, out: SourceSink): void {
+    const t = tasks[p];
+    // Rows arrive only for partitions whose task exists (a won partition is read once its task is built).
+    if (t === undefined) throw new Error(`internal: a row of partition ${rt.parts[p]!.id} has no task on member '${member}'`);
+    const ti = rt.src.def.timeIndex;
+    if (ti < 0) {
+      t.emit(row);
+      return;
     }
+    const ts = row[ti];
+    if (ts === null) {
+      const kind = rowKind(row);
+      if (kind === '-U' || kind === '-D') t.emit(row);
+      else out.dead(coordsOf(rt, p), `watermark column ${rt.src.def.columns[ti]!.name} is NULL`, jsonAny(row));
+      return;
+    }
+    t.emit(row);
+    const part = t.clock;
+    if ((ts as number) > part.maxTs || part.idle) {
+      rt.clock.observe(part, ts as number, batchNow);
+      advanceTask(t);
+    } else part.lastSeen = batchNow;
+  }
+  const partitionId = (p: number): string => taskSource!.parts[p]!.id;
+  /** Final states of partitions this member lost: kept in every checkpoint until the partition is won again. */
+  const releasedEntries: Record<string, TaskEntry> = {};
+  /** Partitions won and waiting for their state, with the time the wait for the holder ends. */
+  const awaiting = new Map<number, number>();
+  let lastHandoverLook = 0;
+
+  /** Applies rebalances: releases lost partitions' tasks (a checkpoint), builds won ones from the store. */
+  async function handOver(): Promise<void> {
+    const rt = taskSource!;
+    const change = rt.src.takeAssignmentChange?.() ?? null;
+    if (change !== null) {
+      let released = false;
+      for (const p of change.revoked) {
+        awaiting.delete(p);
+        const t = tasks[p];
+        if (t === undefined) continue;
+        releasedEntries[partitionId(p)] = t.snapshot(rt.src.partitionPosition?.(p) ?? null, true);
+        tasks[p] = undefined;
+        released = true;
+      }
+      // The new holder waits for this checkpoint: it holds everything read from the partition.
+      if (released) await checkpoint(false);
+      for (const p of change.added) awaiting.set(p, now() + HANDOVER_TIMEOUT_MS);
+    }
+    if (awaiting.size === 0 || now() - lastHandoverLook < 100) return;
+    lastHandoverLook = now();
+    const started: [number, number | null][] = [];
+    for (const [p, deadline] of awaiting) {
+      const pid = partitionId(p);
+      const found = store!.latest(pid);
+      if (found && !found.entry.released && found.member !== member) {
+        if (now() < deadline) continue;
+        err(`pipec: member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1000} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)\n`);
+      }
+      if (found && found.fingerprint !== def.fingerprint) {
+        throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
+      }
+      const t = new PartitionTask(p, rt.parts[p]!, (found?.entry.epoch ?? 0) + 1, rt.id, instantiate, countLate);
+      if (found) t.restore(found.entry);
+      // The partition is read from now on: it is neither idle nor stale.
+      t.clock.idle = false;
+      t.clock.lastSeen = now();
+      tasks[p] = t;
+      delete releasedEntries[pid];
+      awaiting.delete(p);
+      started.push([p, found?.entry.next ?? null]);
+    }
+    if (started.length === 0) return;
+    // Holding the partitions (a checkpoint) before reading them: a later holder then always
+    // finds an entry for every record this member reads.
+    await checkpoint(false);
+    for (const [p, next] of started) await rt.src.startPartition!(p, next);
   }
 
   // ---------------------------------------------------------------- checkpoints
   // Relative to the working directory, like every other path given on a command line.
-  const ckDir = opts.checkpointDir ? path.resolve(opts.checkpointDir) : null;
+  // Scaled out: this member's directory in the shared store.
+  const ckDir = connCtx.checkpointDir;
   let ckSeq = 0;
   const resumed = ckDir ? readCheckpoint(ckDir) : null;
   if (resumed) {
@@ -303,8 +431,11 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     for (const s of srcs) {
       const st = resumed.sources[s.id];
       if (!st) continue;
-      s.src.seek(decodeState(st.position));
-      s.clock.restore(decodeState(st.clock), t);
+      // Scaled out, positions and clocks travel with the partition tasks (handOver).
+      if (!scaleOut) {
+        s.src.seek(decodeState(st.position));
+        s.clock.restore(decodeState(st.clock), t);
+      }
       s.records = st.records;
       s.dead = st.dead;
     }
@@ -313,9 +444,14 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     deadProgress = (resumed.deadLetters as { bytes: number } | null)?.bytes ?? null;
     if (deadProgress !== null) openDead();
     // Operators restored their own watermarks; start propagation from them.
-    graph.forEach((g, gi) => {
-      if (srcOf[gi]) outWm[gi] = srcWm(srcOf[gi]!);
-    });
+    wmGraph?.seedScans();
+    if (scaleOut && resumed.tasks) {
+      // A restarted member holds no partition until the group assigns it some: whatever it held
+      // is released now (as of that checkpoint, which its sinks agree with), so the members that
+      // took those partitions over need not wait for it.
+      for (const [pid, e] of Object.entries(resumed.tasks)) releasedEntries[pid] = { ...e, released: true };
+      writeCheckpoint(ckDir!, { ...resumed, tasks: releasedEntries });
+    }
   }
   for (const [id, s] of sinks) {
     try {
@@ -326,6 +462,16 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       for (const src of srcs) await src.src.close().catch(() => {});
       return { exitCode: 2 };
     }
+  }
+
+  /**
+   * Every partition task's entry, and the entries this member released; `releaseAll` (a member
+   * that stops) releases its tasks too, so their next holders need not wait for it.
+   */
+  function taskEntries(releaseAll: boolean): Record<string, TaskEntry> {
+    const out: Record<string, TaskEntry> = { ...releasedEntries };
+    for (const t of liveTasks()) out[partitionId(t.index)] = t.snapshot(taskSource!.src.partitionPosition?.(t.index) ?? null, releaseAll);
+    return out;
   }
 
   async function checkpoint(finished: boolean): Promise<void> {
@@ -342,6 +488,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }]),
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
+      ...(scaleOut ? { member: member!, tasks: taskEntries(finished || stopping) } : {}),
       sinks: sinkProgress,
       deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
       late: Object.fromEntries(metrics.late),
@@ -401,6 +548,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     propagate();
     for (;;) {
       if (stopping || stdoutClosed) break;
+      if (scaleOut) await handOver();
       let produced = 0;
       batchNow = now();
       for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
@@ -408,7 +556,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (t - lastTick >= 50) {
         lastTick = t;
         for (const s of srcs) if (s.clock.tick(t)) wmDirty = true;
-        for (const op of ops) op.tick?.(t);
+        for (const op of allOps()) op.tick?.(t);
       }
       if (wmDirty) propagate();
       for (const s of srcs) if (metrics.watermarks.has(s.src.def.name)) metrics.watermarks.set(s.src.def.name, s.clock.wm);

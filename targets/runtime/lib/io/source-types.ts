@@ -104,5 +104,14 @@ export interface RunningSource {
    * `/metrics` with a `source` label. Names must start with `pipec_`.
    */
   gauges?(): Record<string, { help: string; value: number }>;
+  /**
+   * Scaled out (`scale_out = 'partitions'`): partitions lost and won in rebalances since the
+   * last call (partition indexes), or null. Won partitions are not read until `startPartition`.
+   */
+  takeAssignmentChange?(): { revoked: number[]; added: number[] } | null;
+  /** Scaled out: read partition `index` from `next` (null: as a first start would). */
+  startPartition?(index: number, next: number | null): Promise<void>;
+  /** Scaled out: the next position of partition `index` as far as this member read it. */
+  partitionPosition?(index: number): number | null;
   close(): Promise<void>;
 }

@@ -61,6 +61,8 @@ interface PartState {
   high: number;
   /** Timestamp of the last record read. */
   lastTs: number;
+  /** Scaled out: owned, but its state is still on its way (`startPartition` starts it). */
+  awaiting: boolean;
 }
 
 interface Pending {
@@ -79,6 +81,11 @@ export interface KafkaSourceConfig {
   hooks?: KafkaSourceHooks;
   /** Client id prefix (tests tell members apart). */
   clientId?: string;
+  /**
+   * Scaled out (`scale_out = 'partitions'`): a partition won in a rebalance is not read until
+   * the runner has its task state and calls `startPartition` with the position to resume from.
+   */
+  deferNewPartitions?: boolean;
 }
 
 export class KafkaSource implements RunningSource {
@@ -101,6 +108,9 @@ export class KafkaSource implements RunningSource {
   private readonly hooks: KafkaSourceHooks;
   /** The value format's decoder (JSON, Debezium JSON, Avro, Protobuf), chosen once. */
   private readonly format: FormatDecoder;
+  private readonly defer: boolean;
+  /** Scaled out: partitions lost and won since the runner last asked (runtime indexes). */
+  private change: { revoked: number[]; added: number[] } | null = null;
 
   constructor(
     readonly def: SourceDef,
@@ -109,6 +119,7 @@ export class KafkaSource implements RunningSource {
   ) {
     this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
+    this.defer = cfg.deferNewPartitions ?? false;
     this.wantMeta = def.columns.some((c) => c.meta !== undefined);
     this.format = createFormatDecoder(def, cfg.env);
     this.kafka = new Kafka({
@@ -144,7 +155,9 @@ export class KafkaSource implements RunningSource {
       partitionsConsumedConcurrently: 64,
       eachBatch: async ({ batch }) => {
         const part = this.parts.get(batch.partition);
-        if (part === undefined || !part.assigned) return;
+        // A partition waiting for its state is not read yet: `startPartition` seeks it, and the
+        // client fetches again from there.
+        if (part === undefined || !part.assigned || part.awaiting) return;
         part.high = Number(batch.highWatermark);
         if (batch.messages.length === 0) return;
         // Resolving only once the runner consumed the batch is the backpressure: the client
@@ -175,6 +188,7 @@ export class KafkaSource implements RunningSource {
       const gone = new Set(revoked.map((r) => r.partition));
       for (const q of this.queue) if (gone.has(q.part.info.partition)) q.done();
       this.queue = this.queue.filter((q) => !gone.has(q.part.info.partition));
+      if (this.defer) this.changed().revoked.push(...revoked.map((r) => r.index));
       this.hooks.onRevoked?.(revoked);
     }
     const added: KafkaPartitionInfo[] = [];
@@ -182,7 +196,7 @@ export class KafkaSource implements RunningSource {
       let ps = this.parts.get(n);
       if (ps === undefined) {
         const id = `${this.opts.topic}-${n}`;
-        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0 };
+        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false };
         this.parts.set(n, ps);
       }
       if (ps.assigned) {
@@ -192,6 +206,15 @@ export class KafkaSource implements RunningSource {
         continue;
       }
       ps.assigned = true;
+      if (this.defer) {
+        // The runner decides where it resumes: from the task state another member released.
+        ps.awaiting = true;
+        ps.revoked = false;
+        ps.info.next = null;
+        this.changed().added.push(ps.info.index);
+        added.push({ ...ps.info });
+        continue;
+      }
       const b = this.bounds.get(n);
       if (ps.revoked) {
         // Back after another member owned it: resume from the group's committed offset,
@@ -323,7 +346,7 @@ export class KafkaSource implements RunningSource {
       if (!id.startsWith(prefix)) continue;
       const n = Number(id.slice(prefix.length));
       const index = this.out.partitionAdded(id);
-      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0 });
+      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false });
     }
   }
 
@@ -356,6 +379,46 @@ export class KafkaSource implements RunningSource {
       if (ps.assigned && next !== undefined) out.push({ partition: ps.info.partition, offset: String(next) });
     }
     return out.sort((a, b) => a.partition - b.partition);
+  }
+
+  private changed(): { revoked: number[]; added: number[] } {
+    return (this.change ??= { revoked: [], added: [] });
+  }
+
+  /** Scaled out: the partitions lost and won since the last call (runtime indexes), or null. */
+  takeAssignmentChange(): { revoked: number[]; added: number[] } | null {
+    const c = this.change;
+    this.change = null;
+    return c;
+  }
+
+  /**
+   * Scaled out: starts reading a partition won in a rebalance at `next`, the position its task
+   * state was taken at; null (no member ever held it) starts it as a first start would: from
+   * the group's committed offset, else by `startup`.
+   */
+  async startPartition(index: number, next: number | null): Promise<void> {
+    const ps = [...this.parts.values()].find((p) => p.info.index === index);
+    if (ps === undefined || !ps.assigned || !ps.awaiting) return;
+    let at = next;
+    if (at === null) {
+      await this.refreshBounds();
+      const b = this.bounds.get(ps.info.partition);
+      if (this.opts.startup === 'committed') {
+        const [t] = await this.admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+        const c = Number(t?.partitions.find((p) => p.partition === ps.info.partition)?.offset ?? -1);
+        at = c >= 0 ? c : (b?.low ?? 0);
+      } else at = this.opts.startup === 'latest' ? (b?.high ?? 0) : (b?.low ?? 0);
+    }
+    ps.info.next = at;
+    ps.awaiting = false;
+    this.consumer.seek({ topic: this.opts.topic, partition: ps.info.partition, offset: String(at) });
+  }
+
+  /** The next offset of partition `index` as far as this member read it (kept after revocation). */
+  partitionPosition(index: number): number | null {
+    for (const ps of this.parts.values()) if (ps.info.index === index) return ps.info.next;
+    return null;
   }
 
   /** Partitions owned now. */

@@ -13,6 +13,9 @@ registerSource('kafka', (def, out, ctx) => {
   const src = new KafkaSource(def, out, {
     env: ctx.env,
     pipeline: ctx.pipeline,
+    // Scaled out, a won partition waits for the state another member releases.
+    deferNewPartitions: ctx.member !== null,
+    ...(ctx.member !== null ? { clientId: `pipec-${def.name}-${ctx.member}` } : {}),
     hooks: {
       onRebalancing: () => ctx.requestCheckpoint(),
       onRevoked: (parts) => {
@@ -35,6 +38,7 @@ registerSink(
     new KafkaSink(def, {
       env: ctx.env,
       pipeline: ctx.pipeline,
+      member: ctx.member,
       checkpointDir: ctx.checkpointDir,
       warn: ctx.warn,
       // Lazy: the runner creates sinks before sources.

@@ -2,7 +2,8 @@
 // option tables, and turns the AST of one spec into the plan IR (src/plan/ir.ts). It keeps going
 // after errors so that all errors of a file are reported in one run.
 import type { FromItem, Ident, PipeFile, Query, Statement } from '../syntax/ast.ts';
-import { IR_VERSION, type IrCatalog, type IrCompaction, type IrSink, type IrView, type PlanDoc } from '../plan/ir.ts';
+import { IR_VERSION, type IrCatalog, type IrCompaction, type IrOption, type IrSink, type IrView, type PlanDoc } from '../plan/ir.ts';
+import type { Span } from '../diagnostics/span.ts';
 import { Checker, type CheckContext, type SymbolKind } from './checker.ts';
 import { checkOptions } from './options.ts';
 import { DEFAULT_CHECKPOINT_INTERVAL_MS, PIPELINE_OPTIONS } from './option-tables.ts';
@@ -10,6 +11,7 @@ import { checkSource } from './sources.ts';
 import { checkView } from './views.ts';
 import { checkSink } from './sinks.ts';
 import { checkCatalog, checkCompaction } from './catalogs.ts';
+import { checkScaleOut } from './scale-out.ts';
 
 export type { CheckContext } from './checker.ts';
 
@@ -48,7 +50,8 @@ async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | n
   // ---- declarations (one namespace), the PIPELINE statement
   let pipelineName: string | null = null;
   let checkpointMs = DEFAULT_CHECKPOINT_INTERVAL_MS;
-  let pipelineOptions = {};
+  let pipelineOptions: Record<string, IrOption> = {};
+  let scaleOutSpan: Span | null = null;
   let seenPipeline = false;
   for (const st of file.statements) {
     if (st.kind === 'pipeline') {
@@ -61,6 +64,13 @@ async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | n
       const opts = checkOptions(st.options, PIPELINE_OPTIONS, `PIPELINE ${st.name.name}`, st.name.span, bag);
       checkpointMs = opts.number('checkpoint_interval') ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
       pipelineOptions = opts.ir;
+      // The runtime reads scale_out as written in the IR: store the checked, lower-cased value
+      // (never a `${VAR}` template, which would be substituted again at run time, unchecked).
+      const scaleOut = opts.string('scale_out');
+      if (scaleOut !== undefined) {
+        pipelineOptions['scale_out'] = { value: scaleOut, template: scaleOut, envVars: [] };
+        scaleOutSpan = opts.valueSpan('scale_out', st.name.span);
+      } else delete pipelineOptions['scale_out'];
       continue;
     }
     const prev = ck.lookup(st.name);
@@ -128,7 +138,7 @@ async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | n
     const s = ck.viewStreams.get(v.name.name);
     return s ? [{ name: v.name.name, operator: s.op.id, span: v.span }] : [];
   });
-  return {
+  const plan: PlanDoc = {
     irVersion: IR_VERSION,
     pipeline: {
       name: pipelineName ?? baseName(ctx.relFile),
@@ -144,6 +154,12 @@ async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | n
     sinks: [...sinks.values()],
     compactions,
   };
+  // Whole-plan rules: what per-partition tasks cannot run (only with scale_out = 'partitions').
+  if (scaleOutSpan) {
+    const sourceStmts = new Map(file.statements.flatMap((st) => (st.kind === 'source' && declared(st) ? [[st.name.name, st] as const] : [])));
+    checkScaleOut({ plan, bag, sourceStmts, optionSpan: scaleOutSpan });
+  }
+  return plan;
 }
 
 function sameName(a: string, b: Ident): boolean {

@@ -142,6 +142,9 @@ export const PIPELINE_OPTIONS: OptSpec[] = [
   { key: 'checkpoint_interval', type: duration },
   // Runtime: where undecodable records go (default `<pipeline>.dead-letters.ndjson`).
   { key: 'dead_letter_path', type: str },
+  // 'partitions': each Kafka partition is a task with its own state and watermark, so several
+  // runtime processes can share the work (src/check/scale-out.ts refuses what that cannot run).
+  { key: 'scale_out', type: oneOf('none', 'partitions') },
 ];
 
 export const VIEW_OPTIONS: OptSpec[] = [{ key: 'state_ttl', type: duration }];

@@ -51,9 +51,11 @@ export class PlanIndex {
 
   /**
    * The source column an operator's output column is an unchanged copy of, or null when it is
-   * computed (or comes from several inputs, as in a union).
+   * computed (or comes from several inputs, as in a union). With `throughUnions`, a union
+   * column traces when every input's column at that position traces to the same source column
+   * (a union of reads of one source, as the scale-out check needs).
    */
-  traceColumn(opId: string, name: string): SourceColumn | null {
+  traceColumn(opId: string, name: string, throughUnions = false): SourceColumn | null {
     const o = this.ops.get(opId);
     if (!o) return null;
     switch (o.op) {
@@ -63,23 +65,32 @@ export class PlanIndex {
         return source && column ? { source, column } : null;
       }
       case 'filter':
-        return this.traceColumn(o.inputs[0]!, name);
+        return this.traceColumn(o.inputs[0]!, name, throughUnions);
       case 'project': {
         const e = o.exprs.find((x) => x.name === name)?.expr;
-        return e && e.kind === 'col' ? this.traceColumn(o.inputs[0]!, e.name) : null;
+        return e && e.kind === 'col' ? this.traceColumn(o.inputs[0]!, e.name, throughUnions) : null;
       }
       case 'window_agg':
       case 'group_agg': {
         const e = o.groupKeys.find((x) => x.name === name)?.expr;
-        return e && e.kind === 'col' ? this.traceColumn(o.inputs[0]!, e.name) : null;
+        return e && e.kind === 'col' ? this.traceColumn(o.inputs[0]!, e.name, throughUnions) : null;
       }
       case 'interval_join':
       case 'temporal_join': {
         const m = o.outputMap.find((x) => x.name === name);
-        return m ? this.traceColumn(o.inputs[m.input]!, m.column) : null;
+        return m ? this.traceColumn(o.inputs[m.input]!, m.column, throughUnions) : null;
       }
-      case 'union':
-        return null;
+      case 'union': {
+        // Union inputs line up by position, not by name.
+        const at = o.schema.findIndex((c) => c.name === name);
+        if (!throughUnions || at < 0) return null;
+        const traced = o.inputs.map((i) => {
+          const col = this.ops.get(i)?.schema[at];
+          return col ? this.traceColumn(i, col.name, true) : null;
+        });
+        const first = traced[0];
+        return first && traced.every((t) => t && t.source === first.source && t.column === first.column) ? first : null;
+      }
       default:
         return assertNever(o);
     }

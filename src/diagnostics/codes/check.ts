@@ -431,4 +431,59 @@ export const checkCodes = {
     message: (p) => `${p.what}: ${p.detail}`,
     explain: "Compaction sizes are sizes ('32 MB', '1 GiB'), ages are fixed-length intervals, ratios lie between 0 and 1 (or 0 and 100 PERCENT), counts are positive integers.",
   }),
+  // ------------------------------------------------------------ scale_out = 'partitions'
+  'scale-out-source': def<{ name: string; detail: string }>({
+    severity: 'error',
+    title: "scale_out = 'partitions' needs exactly one Kafka source",
+    message: (p) => `source '${p.name}' ${p.detail}: with scale_out = 'partitions' a pipeline reads exactly one Kafka source`,
+    help: () => "split the pipeline so that each part reads one Kafka topic, or remove scale_out (one process then reads every source)",
+    explain: `With scale_out = 'partitions' every Kafka partition of the source is a task with its own
+operator state and its own watermark, and a partition moves between runtime processes together
+with that state (Kafka Streams' task model). A task is defined by one partition of one topic:
+a pipeline that reads two sources, or a file, datagen or postgres-cdc source (which have no
+Kafka partitions a consumer group could share), has no such unit of work. Two sources would
+need co-partitioned topics and tasks that span them, which pipec does not build yet.
+Fix: give each topic its own pipeline (one pipeline may write a topic that the next reads as
+its only source), or run the pipeline on one process without scale_out.`,
+  }),
+  'scale-out-join': def<{ owner: string; kind: string }>({
+    severity: 'error',
+    title: "a join cannot run with scale_out = 'partitions'",
+    message: (p) => `${p.owner} holds ${p.kind}: with scale_out = 'partitions' joins are refused (the state of a join's two inputs is not partition-scoped yet)`,
+    help: () => 'join in a pipeline without scale_out, or move the join upstream of the topic this pipeline reads',
+    explain: `A join keeps rows of two inputs and matches them by key. Under scale_out = 'partitions'
+each Kafka partition is its own task; the two sides of a join would have to arrive on the same
+task, which needs co-partitioned topics (same partition count, same key, same partitioner) or a
+repartition through Kafka. pipec builds neither yet, so joins (interval and temporal) are
+refused rather than run with rows of one key split over tasks that never meet.`,
+  }),
+  'scale-out-key-not-message-key': def<{ owner: string; keyedBy: string; source: string; messageKey: string; fix: string }>({
+    severity: 'error',
+    title: "aggregation key does not determine the Kafka message key (scale_out = 'partitions')",
+    message: (p) =>
+      `${p.owner} ${p.keyedBy}, but topic of source '${p.source}' is keyed by ${p.messageKey}: records of one group arrive on several partitions, and with scale_out = 'partitions' each partition keeps its own state`,
+    help: (p) => p.fix,
+    explain: `With scale_out = 'partitions' each Kafka partition is a task with its own aggregation state
+and its own watermark. That is correct only when all records one aggregate combines come from
+the same partition. Kafka places a record by its message key, so that holds exactly when every
+message-key column is among the grouping columns (for SESSION windows: among the PARTITION BY
+columns, which decide what one session holds). An aggregation without keys (no GROUP BY keys,
+or a SESSION without PARTITION BY) and a source without a declared key combine records of
+every partition and are refused too. pipec does not insert a repartition topic; instead key
+the topic by the grouping columns where it is produced and declare that with the source's
+key option, or group by the message key as well.`,
+  }),
+  'scale-out-changelog-key': def<{ name: string; detail: string; fix: string }>({
+    severity: 'error',
+    title: "changelog topic not keyed by its primary key (scale_out = 'partitions')",
+    message: (p) => `changelog source '${p.name}' ${p.detail}: with scale_out = 'partitions' the changes of one row must arrive on one partition`,
+    help: (p) => p.fix,
+    explain: `A changelog source (format 'debezium-json') is made of inserts, updates and deletes of rows
+identified by the PRIMARY KEY; the runtime keeps the last row per key (a changelog normalize)
+to turn key-only deletes into full retractions. With scale_out = 'partitions' that state is
+kept per partition, so all changes of one key must arrive on the same partition, in order:
+the message key must be the primary key (or some of its columns). Debezium keys its topics by
+the primary key; declare it with key = '<primary key columns>' and PRIMARY KEY (...) NOT
+ENFORCED.`,
+  }),
 } as const;

@@ -3,6 +3,7 @@
 import type { GroupAggOp, WindowAggOp } from '../../plan/ir.ts';
 import { columnCardinality, type SourceColumn } from '../plan-index.ts';
 import type { LintContext, LintRule } from '../rule.ts';
+import { scaleOutOf } from '../../check/scale-out.ts';
 
 /** Grouping keys with at most this many distinct values in total make a hot partition. */
 export const HOT_PARTITION_LIMIT = 16;
@@ -18,6 +19,9 @@ function traceKeys(ctx: LintContext, o: WindowAggOp | GroupAggOp): (SourceColumn
 export const groupKeyMessageKey: LintRule = {
   code: 'group-key-not-message-key',
   run(ctx) {
+    // With scale_out = 'partitions' the checker refuses every such aggregation with an error
+    // (scale-out-key-not-message-key); the warning would only repeat it.
+    if (scaleOutOf(ctx.plan) === 'partitions') return;
     for (const o of aggregates(ctx)) {
       if (o.groupKeys.length === 0) continue;
       const scan = ctx.index.straightScan(o.inputs[0]!);

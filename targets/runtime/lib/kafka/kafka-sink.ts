@@ -19,6 +19,8 @@
 // kafkajs cannot resume another producer's open transaction (Flink's KafkaSink does, by
 // reflection on the Java client), hence the interval file instead of a prepared transaction.
 // Without a checkpoint dir nothing resumes, and commit() publishes the interval itself.
+// Scale-out (`member` set): each member has its own transactional id (`-<member>` appended)
+// and so its own marker group; a member's restart fences only its own earlier incarnation.
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { rowKind, type Row } from '../ops/types.ts';
 import type { RunningSink, SinkDef } from '../io/sinks.ts';
@@ -32,6 +34,12 @@ export interface KafkaSinkConfig {
   env: Record<string, string | undefined>;
   /** Pipeline name, for the default transactional id. */
   pipeline?: string;
+  /**
+   * Scale-out: this process's member id (`ConnectorContext.member`), appended to the
+   * transactional id and so to the marker group: members run the same sink at the same time
+   * and must neither fence each other nor read each other's marker. Null/absent: one process.
+   */
+  member?: string | null;
   /**
    * Exactly-once: the source offsets the rows written so far were computed from (each Kafka
    * source's `transactionOffsets(position())`), sent inside the transaction.
@@ -97,7 +105,7 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
-    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline);
+    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline, cfg.member);
     this.keyIdx = this.keyIndexes(this.opts.keyColumns);
     this.kafka = new Kafka({
       clientId: `pipec-${def.name}`,
@@ -148,6 +156,7 @@ export class KafkaSink implements RunningSink {
   private async start(progress: IntervalProgress | null): Promise<void> {
     await this.producer.connect();
     if (!this.eos) return;
+    await this.retrying('fencing earlier producers of the transactional id', () => this.fence());
     const published = await this.retrying('reading the interval marker', () => this.readMarker());
     this.seq = Math.max(published, progress?.seq ?? 0);
     if (this.intervals === null) return;
@@ -173,6 +182,17 @@ export class KafkaSink implements RunningSink {
     this.intervals.removeAllBut(null);
     this.lastProgress = progress;
     this.lastOffsets = JSON.stringify(progress?.offsets ?? []);
+  }
+
+  /**
+   * Claims the transactional id: kafkajs connects without it and sends InitProducerId only
+   * when the first transaction begins, so an empty transaction is begun (and dropped, which
+   * sends nothing). The broker first completes or aborts the previous holder's open
+   * transaction and fences it; only then does the marker say what that holder published.
+   */
+  private async fence(): Promise<void> {
+    const tx = await this.producer.transaction();
+    await tx.abort();
   }
 
   /** The last published interval: the marker group's committed offset (-1 when none). */
@@ -252,6 +272,8 @@ export class KafkaSink implements RunningSink {
         await this.producer.disconnect().catch(() => undefined);
         this.producer = this.newProducer();
         await this.producer.connect();
+        // The failed attempt's commit may still be under way: fence it before asking the marker.
+        await this.fence();
         if ((await this.readMarker()) >= seq) return;
       }
       retry = true;

@@ -64,7 +64,12 @@ export function sourceOptions(name: string, o: Record<string, string>, env: Reco
   };
 }
 
-export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string): KafkaSinkOptions {
+/**
+ * `member` (scale-out: several processes run the same sink) is appended to the transactional id,
+ * the chosen one too: two members with one transactional id would fence each other, and would
+ * share one interval marker. Null/absent keeps today's names, so existing markers stay valid.
+ */
+export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string, member?: string | null): KafkaSinkOptions {
   if (!o.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
   const delivery = (o.delivery ?? 'at-least-once') as Delivery;
   if (delivery !== 'at-least-once' && delivery !== 'exactly-once') {
@@ -80,7 +85,8 @@ export function sinkOptions(name: string, o: Record<string, string>, env: Record
     acks = -1;
     idempotent = true;
   }
-  const transactionalId = o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`;
+  const base = o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`;
+  const transactionalId = member !== undefined && member !== null ? `${base}-${member}` : base;
   return {
     brokers: brokersOf(o, env),
     topic: o.topic,

@@ -38,6 +38,7 @@ registerSink(
     new KafkaSink(def, {
       env: ctx.env,
       pipeline: ctx.pipeline,
+      member: ctx.member,
       checkpointDir: ctx.checkpointDir,
       warn: ctx.warn,
       // Lazy: the runner creates sinks before sources.

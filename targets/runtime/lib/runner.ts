@@ -320,6 +320,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   // ---------------------------------------------------------------- partition tasks (scaled out)
   // The compiler admits one Kafka source when scaled out; its partitions are the tasks.
   const taskSource = scaleOut ? srcs[0]! : null;
+  if (taskSource && (srcs.length !== 1 || !taskSource.src.takeAssignmentChange || !taskSource.src.startPartition)) {
+    // The checker refuses this; a hand-made plan might not.
+    err(`pipec: pipeline '${def.name}' scales out by partition: it must read exactly one Kafka source\n`);
+    for (const s of srcs) await s.src.close().catch(() => {});
+    return { exitCode: 2 };
+  }
   function advanceTask(t: PartitionTask): void {
     const rt = taskSource!;
     t.advanceTo(partitionWatermark(t.clock, rt.timed, rt.clock.delayMs, batchNow));

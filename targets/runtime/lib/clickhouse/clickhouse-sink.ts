@@ -8,6 +8,8 @@
 //     inserts it in batches whose tokens derive from (pipeline, sink, table, run, interval seq,
 //     batch index, positions at the checkpoint) — open(progress) after a crash re-inserts the
 //     same batches under the same tokens, which a deduplicating table drops (exactly-once.ts).
+// Scaled out (`member` set), both kinds of token also hold the member id: members insert
+// into one table with their own batch numbers and must not deduplicate each other's rows.
 // A changelog sink (upsert / retract stream) writes into a ReplacingMergeTree: '-U' rows are
 // skipped, every other row is the key's new version (`_version`), a '-D' row is the key's last
 // version flagged `_is_deleted = 1` (read with FINAL ... WHERE _is_deleted = 0, or FINAL
@@ -17,7 +19,7 @@ import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
 import type { Row } from '../ops/types.ts';
 import { DEDUP_SETTINGS, tableDedup, type TableDedup } from './dedup-check.ts';
 import { rowEncoder } from './encode.ts';
-import { crashPoint, eosProgress, eosToken, newRunId, type CrashPoint, type ClickHouseIntervalProgress } from './exactly-once.ts';
+import { crashPoint, eosProgress, eosToken, memberParts, newRunId, type CrashPoint, type ClickHouseIntervalProgress } from './exactly-once.ts';
 import { IntervalStore } from './interval-store.ts';
 import { ClickHouseSinkError, redactUrl, sinkOptions, type ClickHouseSinkOptions } from './options.ts';
 import { HttpTransport, type ChTransport } from './transport.ts';
@@ -33,6 +35,18 @@ export interface ClickHouseProgress {
 /** The ReplacingMergeTree columns a changelog sink fills when the table has them. */
 export const VERSION_COLUMN = '_version';
 export const DELETED_COLUMN = '_is_deleted';
+
+/**
+ * The at-least-once token of a batch: hash(sink, table, seq, positions at its start and end,
+ * lines), preceded by the member id when scaled out (members number their batches alike).
+ */
+export function batchToken(member: string | null | undefined, sink: string, table: string, b: { seq: number; from: string; to: string; lines: readonly string[] }): string {
+  const pre = memberParts(member);
+  const h = createHash('sha256').update(pre.length > 0 ? pre.join('\0') + '\0' : '');
+  h.update(`${sink}\0${table}\0${b.seq}\0${b.from}\0${b.to}\0`);
+  for (const l of b.lines) h.update(l).update('\n');
+  return `pipec-${h.digest('hex').slice(0, 40)}`;
+}
 
 /** A row written before the table's types were known: encoded once they are. */
 interface RawLine {
@@ -53,6 +67,12 @@ export interface ClickHouseSinkConfig {
   env: Record<string, string | undefined>;
   /** The pipeline's name (part of the exactly-once tokens). */
   pipeline?: string;
+  /**
+   * Scale-out: this process's member id, part of every deduplication token (at-least-once and
+   * exactly-once), so members' equal-looking batches are not dropped as each other's
+   * duplicates. Null/absent: a single process, tokens as before.
+   */
+  member?: string | null;
   /** The run's checkpoint dir: exactly-once intervals are staged there; null/absent = none. */
   checkpointDir?: string | null;
   /** Current source positions (JSON-able); mixed into the token so a batch names what it covers. */
@@ -299,9 +319,7 @@ export class ClickHouseSink implements RunningSink {
       if (b.token === '') {
         // Rows written before the table's types were known are encoded now.
         b.lines = this.encoded(b.lines as (string | RawLine)[]);
-        const h = createHash('sha256').update(`${this.def.name}\0${this.opts.database}.${this.opts.table}\0${b.seq}\0${b.from}\0${b.to}\0`);
-        for (const l of b.lines) h.update(l).update('\n');
-        b.token = `pipec-${h.digest('hex').slice(0, 40)}`;
+        b.token = batchToken(this.cfg.member, this.def.name, `${this.opts.database}.${this.opts.table}`, b);
       }
       await this.insertWithRetry(b.lines, this.dedupActive ? { insert_deduplication_token: b.token } : {}, `batch ${b.seq}`);
       this.pending.shift();
@@ -424,7 +442,7 @@ export class ClickHouseSink implements RunningSink {
       this.cfg.warn?.(`${this.where}: an interval of ${total} batches is larger than the table's deduplication window (${window} inserts): a crash while inserting it may store its first batches twice; raise the window or batch_size`);
     }
     if (crashAt === 'before-inserts') process.kill(process.pid, 'SIGKILL');
-    const scope = { pipeline: this.cfg.pipeline ?? '', sink: this.def.name, table: `${this.opts.database}.${this.opts.table}` };
+    const scope = { pipeline: this.cfg.pipeline ?? '', sink: this.def.name, table: `${this.opts.database}.${this.opts.table}`, member: this.cfg.member };
     let index = 0;
     for await (const lines of store.batches(p.file, p.batchSize)) {
       if (!done.has(index)) {

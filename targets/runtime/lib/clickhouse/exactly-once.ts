@@ -37,11 +37,25 @@ export interface TokenScope {
   sink: string;
   /** `database.table`. */
   table: string;
+  /**
+   * Scale-out: the member id (`ConnectorContext.member`). Members of one pipeline run the same
+   * sink into the same table with their own interval numbers; members restored from one
+   * checkpoint share `run`, so without it equal (seq, batch, positions) would make one
+   * member's batch a "duplicate" of another's, and the table would drop it. Null/absent: one
+   * process, and the token is exactly what it was before scale-out (restores stay valid).
+   */
+  member?: string | null;
+}
+
+/** Parts that set a member's tokens apart; none for a single process (tokens as before). */
+export function memberParts(member: string | null | undefined): string[] {
+  return member === undefined || member === null ? [] : ['pipec-member', member];
 }
 
 /** The token of batch `index` of interval `p`: the same on every (re)insert of that batch. */
 export function eosToken(scope: TokenScope, p: ClickHouseIntervalProgress, index: number): string {
-  const h = createHash('sha256').update(['pipec-eos', scope.pipeline, scope.sink, scope.table, p.run, String(p.seq), String(index), p.positions].join('\0'));
+  const parts = [...memberParts(scope.member), 'pipec-eos', scope.pipeline, scope.sink, scope.table, p.run, String(p.seq), String(index), p.positions];
+  const h = createHash('sha256').update(parts.join('\0'));
   return `pipec-${h.digest('hex').slice(0, 40)}`;
 }
 

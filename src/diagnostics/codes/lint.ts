@@ -176,14 +176,16 @@ position periodically (and emit a small message when needed) so the slot advance
     severity: 'warning',
     title: 'grouping key differs from the Kafka message key',
     message: (p) =>
-      `${p.owner} groups by (${p.groupKeys}) but topic of source '${p.source}' is keyed by ${p.messageKey}: running on several processes needs a repartition through Kafka`,
-    help: (p) => `key the topic by the grouping columns (key = '${p.groupKeys}'), or accept the repartition topic pipec adds when scaling out`,
-    explain: `Kafka assigns records to partitions by message key, and several runtime processes share a
-topic's partitions. An aggregation is local to a process only when all records of a group
+      `${p.owner} groups by (${p.groupKeys}) but topic of source '${p.source}' is keyed by ${p.messageKey}: this pipeline cannot run on several processes (scale_out = 'partitions')`,
+    help: (p) => `key the topic by the grouping columns (key = '${p.groupKeys}'), or re-key it with a stateless pipeline first (docs/scale-out.md)`,
+    explain: `Kafka assigns records to partitions by message key, and with scale_out = 'partitions'
+several runtime processes share a topic's partitions, each keeping the state of its own
+partitions. An aggregation is right on several processes only when all records of a group
 arrive on the same partition, which holds when the message key columns are among the grouping
-columns. Otherwise pipec must write the records to a repartition topic keyed by the grouping
-key and read them back (as Kafka Streams does): one more topic, one more hop of latency, and
-twice the broker traffic.`,
+columns. pipec does not insert a repartition topic yet: key the topic by the grouping columns,
+or write the records to a topic keyed by them with a stateless pipeline (one more topic, one
+more hop of latency, twice the broker traffic) and aggregate that. On one process the
+aggregation is right either way; this warns because it is what stands in the way of scaling out.`,
   }),
 
   'hot-partition-group-key': def<{ owner: string; groupKeys: string; distinct: number }>({

@@ -69,13 +69,13 @@ test('group-key-not-message-key: quiet when the topic is keyed by the grouping k
   assert.equal(only(F.iotHop(), 'group-key-not-message-key').length, 0);
 });
 
-test('group-key-not-message-key: a different message key needs a repartition', () => {
+test('group-key-not-message-key: a different message key stands in the way of scaling out', () => {
   const plan = F.ordersRevenue();
   plan.sources[0]!.messageKey = ['order_id'];
   const [d] = only(plan, 'group-key-not-message-key');
   assert.equal(
     d!.message,
-    "view 'revenue_1m' groups by (customer_id) but topic of source 'orders' is keyed by (order_id): running on several processes needs a repartition through Kafka",
+    "view 'revenue_1m' groups by (customer_id) but topic of source 'orders' is keyed by (order_id): this pipeline cannot run on several processes (scale_out = 'partitions')",
   );
   assert.deepEqual(d!.span, plan.operators.find((o) => o.id === 'tumble_revenue')!.span);
 });

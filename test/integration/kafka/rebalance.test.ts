@@ -100,6 +100,8 @@ test('a rebalance checkpoints before partitions move, and a revoked lagging part
   }
   const r = await run;
   assert.equal(r.exitCode, 0, r.stderr);
+  // Not scaled out: the user is told that the moved partition's open windows are now split.
+  assert.match(r.stderr, /moved to another member of the consumer group; this pipeline does not scale out/);
   const [kk, kr] = kept === 0 ? ['a', 'b'] : ['b', 'a'];
   const rows = r.out.map((x) => `${x.k} ${String(x.window_start).slice(11, 16)} ${x.n}`).sort();
   assert.deepEqual(rows, [`${kk} 10:00 2`, `${kk} 10:01 2`, `${kk} 10:02 2`, `${kk} 10:03 2`, `${kk} 10:04 2`, `${kr} 10:00 2`].sort());

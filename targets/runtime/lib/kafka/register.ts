@@ -10,6 +10,7 @@ import { KafkaSink } from './kafka-sink.ts';
 const sourcesOfRun = new WeakMap<ConnectorContext, KafkaSource[]>();
 
 registerSource('kafka', (def, out, ctx) => {
+  let warnedShared = false;
   const src = new KafkaSource(def, out, {
     env: ctx.env,
     pipeline: ctx.pipeline,
@@ -20,6 +21,14 @@ registerSource('kafka', (def, out, ctx) => {
       onRebalancing: () => ctx.requestCheckpoint(),
       onRevoked: (parts) => {
         for (const p of parts) out.partitionRevoked(p.index);
+        // Another process joined the group. Not scaled out, this member keeps the state of the
+        // partitions it lost, and the new holder starts them empty: say so once.
+        if (ctx.member === null && !warnedShared) {
+          warnedShared = true;
+          ctx.warn(
+            `source '${def.name}': partition(s) ${parts.map((p) => p.id).join(', ')} moved to another member of the consumer group; this pipeline does not scale out (scale_out = 'partitions'), so windows and groups open on them are finished in parts by both members — run one process per group, or scale out (docs/scale-out.md)`,
+          );
+        }
       },
       onAssigned: (parts) => {
         for (const p of parts) out.partitionReassigned(p.index);

@@ -11,6 +11,9 @@
 //                     covers are dropped, the others are committed now; files written after the
 //                     last checkpoint are orphans, never referenced (`pipec compact` removes them)
 //   close()           publishes what durable checkpoints recorded (everything, without checkpoints)
+// Scaled out (ctx.member set), members commit to one table concurrently (the writer's
+// optimistic loop retries a lost race); each snapshot's summary also names its member
+// (pipec.member), and a member counts only its own snapshots as covering its seqs.
 // Changelog input (upsert/retract keyed by the upsert key) goes through upsert-window.ts: the
 // last change per key until the checkpoint, then position deletes (merge-on-read) or rewritten
 // files (copy-on-write) plus new rows, all durable and in the checkpoint before the table
@@ -79,6 +82,8 @@ export class IcebergSink implements RunningSink {
   private bytesPerRow = 64;
   /** Changelog input only: keeps the last change per key and turns it into deletes + rows. */
   private upsert: UpsertWriter | null = null;
+  /** Scaled out: the "table changed, keys located again" warning was given once. */
+  private relocationWarned = false;
 
   constructor(
     readonly def: SinkDef,
@@ -113,7 +118,7 @@ export class IcebergSink implements RunningSink {
       if (bad) throw this.label.error(`upsert key column ${bad.name} has type ${bad.type}, which cannot be a key`);
       this.upsert = new UpsertWriter(this.table, codec, this.spec.writeMode);
     }
-    const inTable = committedSeq(meta, this.ctx.pipeline, this.def.name);
+    const inTable = committedSeq(meta, this.ctx.pipeline, this.def.name, this.ctx.member);
     // Numbering continues the table's, so a run started without a checkpoint never reuses a
     // sequence number that an earlier run already committed.
     this.seq = Math.max(progress?.seq ?? 0, inTable);
@@ -218,6 +223,8 @@ export class IcebergSink implements RunningSink {
       [SUMMARY.sink]: this.def.name,
       [SUMMARY.seq]: String(top.seq),
       [SUMMARY.positions]: plainJson(top.positions),
+      // Scaled out: which member's checkpoint seq this is (recovery reads only its own).
+      ...(this.ctx.member !== null ? { [SUMMARY.member]: this.ctx.member } : {}),
     };
     const crashHere = ++this.publishes === this.crashAtPublish;
     if (crashHere && this.crashAt === 'before-table-commit') process.kill(process.pid, 'SIGKILL');
@@ -230,11 +237,19 @@ export class IcebergSink implements RunningSink {
         batches.flatMap((b) => b.files),
         async (meta) => {
           // A retried attempt whose predecessor did land (e.g. a lost REST response) must not add the files twice.
-          if (committedSeq(meta, this.ctx.pipeline, this.def.name) >= top.seq) throw new AlreadyCommitted();
+          // Only this member's snapshots: another member's seqs are its own numbering.
+          if (committedSeq(meta, this.ctx.pipeline, this.def.name, this.ctx.member) >= top.seq) throw new AlreadyCommitted();
           if (!u) return { replaced: new Set<string>() };
           const planned = await u.plan(parts, meta);
-          if (u.relocatedKeys > 0) {
-            this.ctx.warn(`Iceberg sink '${this.def.name}': table ${this.spec.table} changed since checkpoint ${batches[0]!.seq} (another writer committed); ${u.relocatedKeys} keys located again in its current state`);
+          if (u.relocatedKeys > 0 && !this.relocationWarned) {
+            // Scaled out, the other members' commits move the table before nearly every commit:
+            // said once per run instead of at every commit.
+            const members = this.ctx.member !== null;
+            this.relocationWarned = members;
+            this.ctx.warn(
+              `Iceberg sink '${this.def.name}': table ${this.spec.table} changed since checkpoint ${batches[0]!.seq} (another writer committed); ${u.relocatedKeys} keys located again in its current state` +
+                (members ? ' (with several members writing the table this is expected at most commits; not repeated)' : ''),
+            );
           }
           return planned;
         },

@@ -30,6 +30,8 @@ export const SUMMARY = {
   sink: 'pipec.sink',
   seq: 'pipec.checkpoint-seq',
   positions: 'pipec.source-positions',
+  /** Scale-out only: the member that committed the snapshot (absent for a single process). */
+  member: 'pipec.member',
 } as const;
 
 export function encodeProgress(p: Progress): unknown {
@@ -43,12 +45,19 @@ export function decodeProgress(raw: unknown): Progress | null {
   return { seq: r.seq, pending: decodeState(r.pending) as Batch[] };
 }
 
-/** The highest checkpoint sequence number any snapshot of this pipeline's sink committed (0: none). */
-export function committedSeq(meta: TableMetadata, pipeline: string, sink: string): number {
+/**
+ * The highest checkpoint sequence number any snapshot of this pipeline's sink committed (0:
+ * none). Scaled out, every member numbers its own checkpoints and commits to the same table,
+ * so only the snapshots of `member` count: another member's higher seq says nothing about
+ * this member's batches. A single process (`member` null) counts the snapshots without a
+ * member, which are all snapshots a table had before scale-out.
+ */
+export function committedSeq(meta: TableMetadata, pipeline: string, sink: string, member: string | null = null): number {
   let max = 0;
   for (const s of meta.snapshots ?? []) {
     const sum = s.summary ?? {};
     if (sum[SUMMARY.pipeline] !== pipeline || sum[SUMMARY.sink] !== sink) continue;
+    if ((sum[SUMMARY.member] ?? null) !== member) continue;
     const n = Number(sum[SUMMARY.seq]);
     if (Number.isFinite(n) && n > max) max = n;
   }

@@ -7,6 +7,7 @@ import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
+import { sessionPartitionFn } from './session.ts';
 import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 import { opColumnName } from '../lib/ops/types.ts';
@@ -224,6 +225,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         const what = o.op === 'window_agg' ? `${o.window.kind} window aggregate` : 'GROUP BY aggregate';
         out.push('', `// ${o.id}: ${what}: keys ${o.groupKeys.map((k) => k.name).join(', ') || '(none)'}; ${o.aggregates.map((a) => `${a.name} = ${a.fn}`).join(', ')}`);
         out.push(`const agg_${ident(o.id)} = ${code};`);
+        const part = o.op === 'window_agg' ? sessionPartitionFn(o, inCols, `part_${ident(o.id)}`) : null;
+        if (part !== null) out.push(part);
         break;
       }
       case 'interval_join': {
@@ -410,7 +413,8 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         const w = o.window;
         const common = `id: ${q(o.id)}, allowedLatenessMs: ${o.allowedLatenessMs}, emit: ${q(o.emit)}, timeIndex: ${ti}, fns: agg_${id}, out: emit_${id}`;
         if (w.kind === 'session') {
-          L.push(`const op_${id} = b.sessionAgg({ ${common}, gapMs: ${w.gapMs} });`);
+          const part = sessionPartitionFn(o, inCols, `part_${id}`) !== null ? `, partitionOf: part_${id}` : '';
+          L.push(`const op_${id} = b.sessionAgg({ ${common}, gapMs: ${w.gapMs}${part} });`);
         } else {
           const shape =
             w.kind === 'tumble'

@@ -1,6 +1,9 @@
-// SESSION windows: per group key a set of disjoint sessions [first, last + gap); an event
-// opens [t, t + gap) and merges every session it touches (Flink's rule: intervals that
-// intersect or touch merge). A session fires when the watermark passes its end + lateness.
+// SESSION windows (Flink's window TVF): sessions are formed per PARTITION BY key (over the
+// whole stream without one) as disjoint intervals [first, last + gap); an event opens
+// [t, t + gap) and merges every session of its partition it touches (intervals that intersect
+// or touch merge). Within a session the GROUP BY keys aggregate: one accumulator per group key,
+// so `PARTITION BY user GROUP BY user, page` has per-user session bounds and a row per page.
+// A session fires when the watermark passes its end + lateness: one row per group key in it.
 import { MinHeap } from '../heap.ts';
 import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
 
@@ -11,31 +14,39 @@ export interface SessionAggConfig {
   emit: 'on_window_close' | 'changes';
   timeIndex: number;
   fns: AggFns;
+  /**
+   * The row's PARTITION BY key (which rows share sessions), a Map key like `fns.keyOf`.
+   * Absent when the PARTITION BY columns are the GROUP BY keys: the group key is used.
+   */
+  partitionOf?: (row: Row) => unknown;
   out: (row: Row) => void;
 }
 
+interface Group {
+  k: unknown[];
+  a: Acc;
+}
 interface Session {
   s: number;
   e: number;
-  a: Acc;
+  /** Group key → accumulator, in order of each key's first row in the session. */
+  groups: Map<unknown, Group>;
   dead: boolean;
+  /** Seq of the session's live timer; changes whenever the bounds change (older timers are stale). */
   seq: number;
-}
-interface KeyState {
-  k: unknown[];
-  sessions: Session[];
 }
 interface Timer {
   t: number;
   seq: number;
-  key: unknown;
+  part: unknown;
   sess: Session;
 }
 
 export class SessionAggOp implements StatefulOp {
   readonly id: string;
   private wm = Number.NEGATIVE_INFINITY;
-  private readonly keys = new Map<unknown, KeyState>();
+  /** Partition key → its open sessions (disjoint, not sorted; usually one or two). */
+  private readonly parts = new Map<unknown, Session[]>();
   private heap = new MinHeap<Timer>();
   private seq = 0;
   private sessionSeq = 0;
@@ -50,46 +61,82 @@ export class SessionAggOp implements StatefulOp {
   push(row: Row): void {
     const t = row[this.cfg.timeIndex] as number;
     const fns = this.cfg.fns;
-    const L = this.cfg.allowedLatenessMs;
-    const key = fns.keyOf(row);
-    let ks = this.keys.get(key);
-    let s = t;
-    let e = t + this.cfg.gapMs;
-    const touching: Session[] = [];
-    if (ks !== undefined) {
-      for (const x of ks.sessions) {
-        if (x.s <= e && x.e >= s) touching.push(x);
-      }
-      for (const x of touching) {
-        if (x.s < s) s = x.s;
-        if (x.e > e) e = x.e;
+    const gk = fns.keyOf(row);
+    const pk = this.cfg.partitionOf === undefined ? gk : this.cfg.partitionOf(row);
+    let list = this.parts.get(pk);
+    // Sessions of a partition never touch one another, so those touching the event's own
+    // interval [lo, hi) are exactly the ones it merges; the earliest becomes the merged one.
+    const lo = t;
+    const hi = t + this.cfg.gapMs;
+    let s = lo;
+    let e = hi;
+    let base: Session | null = null;
+    let nTouching = 0;
+    if (list !== undefined) {
+      for (const x of list) {
+        if (x.s <= hi && x.e >= lo) {
+          nTouching++;
+          if (x.s < s) s = x.s;
+          if (x.e > e) e = x.e;
+          if (base === null || x.s < base.s) base = x;
+        }
       }
     }
-    if (e + L <= this.wm) {
+    if (e + this.cfg.allowedLatenessMs <= this.wm) {
       this.ctx.late(this.id, row, this.wm - t);
       return;
     }
-    if (ks === undefined) {
-      ks = { k: fns.keyVals(row), sessions: [] };
-      this.keys.set(key, ks);
+    if (list === undefined) {
+      list = [];
+      this.parts.set(pk, list);
     }
+    // EMIT CHANGES: groups that already have a row with the merged session's window_start are
+    // those of the session that started there; they come first in its Map (merged-in keys
+    // are appended), so counting them is enough.
+    const nUpsert = base !== null && base.s === s ? base.groups.size : 0;
     let target: Session;
-    if (touching.length === 1 && touching[0]!.s === s && touching[0]!.e === e) target = touching[0]!;
-    else {
-      target = { s, e, a: fns.create(), dead: false, seq: this.sessionSeq++ };
-      for (const x of touching) {
-        fns.merge(target.a, x.a);
-        x.dead = true;
+    let moved = true;
+    if (base === null) {
+      target = { s, e, groups: new Map(), dead: false, seq: this.sessionSeq++ };
+      list.push(target);
+    } else {
+      target = base;
+      if (nTouching > 1) {
+        for (const x of list) {
+          if (x === target || !(x.s <= hi && x.e >= lo)) continue;
+          for (const [k, g] of x.groups) {
+            const into = target.groups.get(k);
+            if (into === undefined) target.groups.set(k, g);
+            else fns.merge(into.a, g.a);
+          }
+          x.dead = true;
+        }
+        this.parts.set(pk, list.filter((x) => !x.dead));
       }
-      ks.sessions = ks.sessions.filter((x) => !x.dead);
-      ks.sessions.push(target);
-      this.heap.push({ t: e, seq: target.seq, key, sess: target });
+      moved = target.s !== s || target.e !== e;
+      if (moved) {
+        target.s = s;
+        target.e = e;
+        target.seq = this.sessionSeq++;
+      }
     }
-    fns.add(target.a, row, this.seq++);
+    // A new timer when the end moved; the session's older timers are stale (seq differs).
+    if (moved) this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
+    let g = target.groups.get(gk);
+    const known = g !== undefined;
+    if (g === undefined) {
+      g = { k: fns.keyVals(row), a: fns.create() };
+      target.groups.set(gk, g);
+    }
+    fns.add(g.a, row, this.seq++);
     if (this.cfg.emit === 'changes') {
-      // An upsert by keys + window_start: '+U' when a session with this start was emitted before.
-      const r = fns.output(ks.k, target.s, target.e, target.a);
-      this.cfg.out(touching.some((x) => x.s === target.s) ? setRowKind(r, '+U') : r);
+      // An upsert by group keys + window_start. Only this group changed unless the session's
+      // bounds moved: then every group of the session is emitted with the new bounds.
+      if (!moved) this.cfg.out(setRowKind(fns.output(g.k, s, e, g.a), known ? '+U' : '+I'));
+      else {
+        let i = 0;
+        for (const x of target.groups.values()) this.cfg.out(setRowKind(fns.output(x.k, s, e, x.a), i++ < nUpsert ? '+U' : '+I'));
+      }
     }
   }
 
@@ -97,23 +144,25 @@ export class SessionAggOp implements StatefulOp {
     if (wm <= this.wm) return;
     this.wm = wm;
     const L = this.cfg.allowedLatenessMs;
+    const fns = this.cfg.fns;
     for (;;) {
       const top = this.heap.peek();
       if (top === undefined || top.t + L > wm) break;
       this.heap.pop();
       const sess = top.sess;
-      if (sess.dead) continue;
+      if (sess.dead || sess.seq !== top.seq) continue;
       sess.dead = true;
-      const ks = this.keys.get(top.key)!;
-      if (this.cfg.emit === 'on_window_close') this.cfg.out(this.cfg.fns.output(ks.k, sess.s, sess.e, sess.a));
-      ks.sessions = ks.sessions.filter((x) => x !== sess);
-      if (ks.sessions.length === 0) this.keys.delete(top.key);
+      if (this.cfg.emit === 'on_window_close') for (const g of sess.groups.values()) this.cfg.out(fns.output(g.k, sess.s, sess.e, g.a));
+      const list = this.parts.get(top.part)!;
+      if (list.length === 1) this.parts.delete(top.part);
+      else list.splice(list.indexOf(sess), 1);
     }
   }
 
+  /** Accumulators held: one per group key per open session. */
   stateSize(): number {
     let n = 0;
-    for (const ks of this.keys.values()) n += ks.sessions.length;
+    for (const list of this.parts.values()) for (const x of list) n += x.groups.size;
     return n;
   }
 
@@ -122,21 +171,22 @@ export class SessionAggOp implements StatefulOp {
       wm: this.wm,
       seq: this.seq,
       sessionSeq: this.sessionSeq,
-      keys: [...this.keys].map(([key, ks]) => [key, ks.k, ks.sessions.map((x) => [x.s, x.e, x.a, x.seq])]),
+      parts: [...this.parts].map(([pk, list]) => [pk, list.map((x) => [x.s, x.e, x.seq, [...x.groups].map(([k, g]) => [k, g.k, g.a])])]),
     };
   }
 
   restore(state: unknown): void {
-    const st = state as { wm: number; seq: number; sessionSeq: number; keys: [unknown, unknown[], [number, number, Acc, number][]][] };
+    type Snap = { wm: number; seq: number; sessionSeq: number; parts: [unknown, [number, number, number, [unknown, unknown[], Acc][]][]][] };
+    const st = state as Snap;
     this.wm = st.wm;
     this.seq = st.seq;
     this.sessionSeq = st.sessionSeq;
-    this.keys.clear();
+    this.parts.clear();
     this.heap = new MinHeap<Timer>();
-    for (const [key, k, sessions] of st.keys) {
-      const ks: KeyState = { k, sessions: sessions.map(([s, e, a, seq]) => ({ s, e, a, seq, dead: false })) };
-      this.keys.set(key, ks);
-      for (const sess of ks.sessions) this.heap.push({ t: sess.e, seq: sess.seq, key, sess });
+    for (const [pk, sessions] of st.parts) {
+      const list: Session[] = sessions.map(([s, e, seq, groups]) => ({ s, e, seq, dead: false, groups: new Map(groups.map(([k, kv, a]) => [k, { k: kv, a }])) }));
+      this.parts.set(pk, list);
+      for (const sess of list) this.heap.push({ t: sess.e, seq: sess.seq, part: pk, sess });
     }
   }
 }

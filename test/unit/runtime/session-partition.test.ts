@@ -1,0 +1,233 @@
+// SESSION windows form sessions per PARTITION BY key (one sequence over all rows without
+// PARTITION BY) and aggregate per GROUP BY key within each session, as Flink's window TVF does:
+// hand-worked cases where that differs from sessions per group key, bridging merges of
+// sessions holding several groups, late events, EMIT CHANGES row kinds, a snapshot/restore
+// round trip, and random events against a sort-and-split reference.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SessionAggOp, type SessionAggConfig } from '../../../targets/runtime/lib/ops/session-agg.ts';
+import { rowKind, type AggFns, type Row } from '../../../targets/runtime/lib/ops/types.ts';
+import { decodeState, encodeState } from '../../../targets/runtime/lib/codec.ts';
+
+// Rows: [ts, user, page, v]. GROUP BY (user, page), PARTITION BY user unless said otherwise.
+// Output: [user, page, window_start, window_end, SUM(v), COUNT(*)].
+const byUserPage: AggFns = {
+  keyOf: (r) => `${r[1]}|${r[2]}`,
+  keyVals: (r) => [r[1], r[2]],
+  create: () => [0, 0],
+  add: (a, r) => {
+    (a[0] as number) += r[3] as number;
+    (a[1] as number)++;
+  },
+  merge: (a, b) => {
+    (a[0] as number) += b[0] as number;
+    (a[1] as number) += b[1] as number;
+  },
+  output: (k, ws, we, a) => [...k, ws, we, a[0], a[1]],
+};
+const byUser: AggFns = { ...byUserPage, keyOf: (r) => r[1], keyVals: (r) => [r[1]] };
+
+function op(cfg: Partial<SessionAggConfig> & { gapMs: number }) {
+  const out: Row[] = [];
+  const late: [Row, number][] = [];
+  const o = new SessionAggOp(
+    { id: 's', allowedLatenessMs: 0, emit: 'on_window_close', timeIndex: 0, fns: byUserPage, partitionOf: (r) => r[1], out: (x) => out.push(x), ...cfg },
+    { late: (_id, r, by) => late.push([r, by]), now: () => 0 },
+  );
+  return { o, out, late };
+}
+
+test('PARTITION BY user, GROUP BY user, page: session bounds come from all of the user\'s events', () => {
+  const { o, out } = op({ gapMs: 10 });
+  o.push([0, 'u', 'a', 1]); // u: [0, 10)
+  o.push([8, 'u', 'b', 2]); // 8 <= 10: u's session grows to [0, 18)
+  o.push([16, 'u', 'a', 4]); // 16 <= 18: [0, 26). Per (u, a) alone this would be a second session [16, 26).
+  o.push([5, 'v', 'a', 8]); // another user: its own session [5, 15)
+  assert.equal(o.stateSize(), 3, 'accumulators: (u, a), (u, b) in one session, (v, a) in another');
+  o.advance(14);
+  assert.deepEqual(out, []);
+  o.advance(25); // v's session ends at 15
+  assert.deepEqual(out, [['v', 'a', 5, 15, 8, 1]]);
+  o.advance(26); // u's: one row per page, both with u's bounds
+  assert.deepEqual(out.slice(1), [
+    ['u', 'a', 0, 26, 5, 2],
+    ['u', 'b', 0, 26, 2, 1],
+  ]);
+  assert.equal(o.stateSize(), 0);
+});
+
+test('PARTITION BY = GROUP BY keys (no partitionOf): sessions per key, as before', () => {
+  const { o, out } = op({ gapMs: 10, partitionOf: undefined });
+  o.push([0, 'u', 'a', 1]);
+  o.push([8, 'u', 'b', 2]);
+  o.push([16, 'u', 'a', 4]);
+  o.advance(Infinity);
+  // (u, a): [0, 10) and [16, 26) stay apart (16 > 10); (u, b): [8, 18). Fired by end, then start.
+  assert.deepEqual(out, [
+    ['u', 'a', 0, 10, 1, 1],
+    ['u', 'b', 8, 18, 2, 1],
+    ['u', 'a', 16, 26, 4, 1],
+  ]);
+});
+
+test('no PARTITION BY: one session sequence over all rows, a row per group key in each session', () => {
+  const { o, out } = op({ gapMs: 10, fns: byUser, partitionOf: () => 0 });
+  o.push([0, 'u', '-', 1]); // [0, 10)
+  o.push([7, 'v', '-', 2]); // [0, 17): v joins u's session (per user it would start its own)
+  o.push([14, 'u', '-', 4]); // [0, 24)
+  o.push([40, 'v', '-', 8]); // 40 > 24: a new session [40, 50)
+  o.advance(Infinity);
+  assert.deepEqual(out, [
+    ['u', 0, 24, 5, 2],
+    ['v', 0, 24, 2, 1],
+    ['v', 40, 50, 8, 1],
+  ]);
+});
+
+/** User u, gap 10: sessions [0,10) {a} and [20,42) {b, a, c}, then t=10 bridges them. */
+const bridging: Row[] = [
+  [0, 'u', 'a', 1], // S1 [0, 10) {a}
+  [30, 'u', 'b', 2], // S2 [30, 40) {b}
+  [32, 'u', 'a', 4], // S2 [30, 42) {b, a}
+  [20, 'u', 'c', 8], // [20, 30) touches S2 (30 <= 30), not S1 (10 < 20): S2 [20, 42) {b, a, c}
+  [10, 'u', 'a', 16], // [10, 20) touches S1 (ends at 10) and S2 (starts at 20): [0, 42)
+];
+// Merged: a = 1 + 4 + 16 over 3 rows, b = 2, c = 8; S1's groups first, then S2's new ones.
+const bridged: Row[] = [
+  ['u', 'a', 0, 42, 21, 3],
+  ['u', 'b', 0, 42, 2, 1],
+  ['u', 'c', 0, 42, 8, 1],
+];
+
+test('a bridging event merges two sessions holding several group keys: accumulators merge per key', () => {
+  const { o, out } = op({ gapMs: 10 });
+  for (const r of bridging.slice(0, 4)) o.push(r);
+  assert.equal(o.stateSize(), 4, 'S1 {a}, S2 {b, a, c}');
+  o.push(bridging[4]!);
+  assert.equal(o.stateSize(), 3, 'one session {a, b, c}');
+  o.advance(41);
+  assert.deepEqual(out, [], 'the timers of the merged-away sessions (ends 10, 40, 42) do not fire it early');
+  o.advance(42);
+  assert.deepEqual(out, bridged);
+  assert.equal(o.stateSize(), 0);
+});
+
+test('snapshot → JSON → restore in the middle of the bridging case gives the same rows', () => {
+  const a = op({ gapMs: 10 });
+  for (const r of bridging.slice(0, 3)) a.o.push(r);
+  a.o.advance(5);
+  const saved = JSON.parse(JSON.stringify(encodeState(a.o.snapshot())));
+  const b = op({ gapMs: 10 });
+  b.o.restore(decodeState(saved));
+  assert.equal(b.o.stateSize(), 3);
+  for (const r of bridging.slice(3)) b.o.push(r);
+  b.o.push([-6, 'x', 'a', 99]); // user x: [-6, 4) ends at 4 <= watermark 5: the restored watermark makes it late
+  assert.deepEqual(b.late, [[[-6, 'x', 'a', 99], 11]]);
+  b.o.advance(41);
+  assert.deepEqual(b.out, []);
+  b.o.advance(42);
+  assert.deepEqual(b.out, bridged);
+});
+
+test('late events: an event touching its partition\'s open session is not late; one after the session fired is', () => {
+  const { o, out, late } = op({ gapMs: 10, allowedLatenessMs: 5 });
+  o.push([0, 'u', 'a', 1]);
+  o.push([9, 'u', 'a', 2]); // u: [0, 19), fires at 19 + 5 = 24
+  o.advance(16);
+  // (u, b) alone would be [1, 11), 11 + 5 <= 16: late. It touches u's open session instead.
+  o.push([1, 'u', 'b', 4]);
+  assert.deepEqual(late, []);
+  o.advance(24);
+  assert.deepEqual(out, [
+    ['u', 'a', 0, 19, 3, 2],
+    ['u', 'b', 0, 19, 4, 1],
+  ]);
+  o.push([2, 'u', 'c', 8]); // u has no session left; [2, 12) + 5 <= 24: late by 24 - 2
+  o.push([20, 'w', 'a', 16]); // [20, 30) + 5 > 24: on time, its own partition
+  assert.deepEqual(late, [[[2, 'u', 'c', 8], 22]]);
+  o.advance(Infinity);
+  assert.deepEqual(out.slice(2), [['w', 'a', 20, 30, 16, 1]]);
+});
+
+test('EMIT CHANGES: a group\'s row per event; every group again when the session bounds move', () => {
+  const { o, out } = op({ gapMs: 10, emit: 'changes' });
+  const kinds = (): string[] => out.map((r) => `${rowKind(r)} ${r.join(',')}`);
+  for (const r of bridging) o.push(r);
+  o.push([31, 'u', 'b', 32]); // [31, 41) inside [0, 42): bounds stay, only b's row
+  assert.deepEqual(kinds(), [
+    '+I u,a,0,10,1,1', // S1 opens
+    '+I u,b,30,40,2,1', // S2 opens
+    '+U u,b,30,42,2,1', // S2's end moves: b again (same start: an update) ...
+    '+I u,a,30,42,4,1', // ... and a, new in S2
+    '+I u,b,20,42,2,1', // S2's start moves to 20: new upsert keys for every group
+    '+I u,a,20,42,4,1',
+    '+I u,c,20,42,8,1',
+    '+U u,a,0,42,21,3', // bridged into S1 (start 0): a had a row at start 0
+    '+I u,b,0,42,2,1',
+    '+I u,c,0,42,8,1',
+    '+U u,b,0,42,34,2',
+  ]);
+  o.advance(Infinity);
+  assert.equal(out.length, 11, 'firing emits nothing more with EMIT CHANGES');
+  assert.equal(o.stateSize(), 0);
+});
+
+function rnd(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+/** Reference: per partition, sort by time, a new session where the step exceeds the gap. */
+function reference(events: Row[], gap: number, part: (r: Row) => unknown): Map<string, [number, number]> {
+  const byPart = new Map<unknown, Row[]>();
+  for (const e of events) byPart.set(part(e), [...(byPart.get(part(e)) ?? []), e]);
+  const m = new Map<string, [number, number]>();
+  for (const rows of byPart.values()) {
+    rows.sort((x, y) => (x[0] as number) - (y[0] as number));
+    let i = 0;
+    while (i < rows.length) {
+      let j = i + 1;
+      while (j < rows.length && (rows[j]![0] as number) - (rows[j - 1]![0] as number) <= gap) j++;
+      const ws = rows[i]![0] as number;
+      const we = (rows[j - 1]![0] as number) + gap;
+      for (const r of rows.slice(i, j)) {
+        const k = `${r[1]}|${r[2]}|${ws}|${we}`;
+        const x = m.get(k) ?? [0, 0];
+        x[0] += r[3] as number;
+        x[1]++;
+        m.set(k, x);
+      }
+      i = j;
+    }
+  }
+  return m;
+}
+
+for (const [name, part] of [
+  ['PARTITION BY user', (r: Row) => r[1]],
+  ['no PARTITION BY', () => 0],
+] as const) {
+  test(`${name}, GROUP BY user, page: 5,000 random out-of-order events equal sort-and-split sessions`, () => {
+    const r = rnd(name.length);
+    const events: Row[] = [];
+    // ~4 ms apart, up to 300 ms early, gap 40 ms: per user sessions both merge and split.
+    const step = name === 'no PARTITION BY' ? 40 : 4;
+    for (let i = 0; i < 5000; i++) events.push([i * step - Math.floor(r() * 300), `u${Math.floor(r() * 20)}`, `p${Math.floor(r() * 3)}`, Math.floor(r() * 100)]);
+    const { o, out, late } = op({ gapMs: 40, partitionOf: part });
+    let max = -Infinity;
+    for (const e of events) {
+      o.push(e);
+      if ((e[0] as number) > max) o.advance((max = e[0] as number) - 400); // delay > disorder
+    }
+    o.advance(Infinity);
+    assert.equal(late.length, 0);
+    const got = new Map(out.map((x) => [`${x[0]}|${x[1]}|${x[2]}|${x[3]}`, [x[4], x[5]]]));
+    assert.equal(got.size, out.length, 'one row per (session, group key)');
+    const want = reference(events, 40, part);
+    assert.ok(want.size > 200, `${want.size} rows`);
+    assert.deepEqual(got, want);
+  });
+}

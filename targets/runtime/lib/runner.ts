@@ -404,9 +404,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     }
     if (started.length === 0) return;
     // Holding the partitions (a checkpoint) before reading them: a later holder then always
-    // finds an entry for every record this member reads.
-    await checkpoint(false);
+    // finds an entry for every record this member reads. The positions are set first (records
+    // reach the tasks only in poll()) so that this checkpoint's entries carry the position their
+    // state belongs to: an entry with restored state and no position would be resumed by the
+    // next holder from the start of the partition, counting its records twice.
     for (const [p, next] of started) await rt.src.startPartition!(p, next);
+    await checkpoint(false);
   }
 
   // ---------------------------------------------------------------- checkpoints

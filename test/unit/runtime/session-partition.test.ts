@@ -2,12 +2,15 @@
 // PARTITION BY) and aggregate per GROUP BY key within each session, as Flink's window TVF does:
 // hand-worked cases where that differs from sessions per group key, bridging merges of
 // sessions holding several groups, late events, EMIT CHANGES row kinds, a snapshot/restore
-// round trip, and random events against a sort-and-split reference.
+// round trip, random events against a sort-and-split reference, and the generated wiring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionAggOp, type SessionAggConfig } from '../../../targets/runtime/lib/ops/session-agg.ts';
 import { rowKind, type AggFns, type Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { decodeState, encodeState } from '../../../targets/runtime/lib/codec.ts';
+import { generateBody } from '../../../targets/runtime/codegen/module.ts';
+import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { PlanBuilder, column, T, agg } from '../../fixtures/plans/builder.ts';
 
 // Rows: [ts, user, page, v]. GROUP BY (user, page), PARTITION BY user unless said otherwise.
 // Output: [user, page, window_start, window_end, SUM(v), COUNT(*)].
@@ -231,3 +234,61 @@ for (const [name, part] of [
     assert.deepEqual(got, want);
   });
 }
+
+/** The generated module's session operator for PARTITION BY `partitionBy`, GROUP BY `keys`, fed rows [ts, user, page]. */
+function generated(partitionBy: string[], keys: string[]): { body: string; run: (rows: Row[]) => Row[] } {
+  const b = new PlanBuilder('sessions');
+  b.source({
+    name: 'ev',
+    connector: 'file',
+    format: 'ndjson',
+    columns: [column('ts', T.timestamp(3)), column('user', T.string()), column('page', T.string())],
+    watermark: { column: 'ts', delayMs: 0, idleTimeoutMs: null },
+    options: { path: 'unused.ndjson' },
+  });
+  const w = b.windowAgg(b.scan('ev', 'scan'), { id: 'w', window: { kind: 'session', gapMs: 10, partitionBy }, time: 'ts', keys, aggregates: () => [agg.countStar('n')], late: { kind: 'drop' } });
+  b.sink({ name: 'out', connector: 'stdout', input: w });
+  const body = generateBody(b.build()).body;
+  const run = (rows: Row[]): Row[] => {
+    const def = instantiateBody(body, {});
+    const out: Row[] = [];
+    let op: SessionAggOp | null = null;
+    const unused = (): never => {
+      throw new Error('unused');
+    };
+    const inst = def.instantiate({
+      sink: () => ({ def: def.sinks[0]!, rowsOut: 0, write: (r: Row) => void out.push(r), flush() {}, commit: async () => null, open() {}, close: async () => {} }),
+      sessionAgg: (cfg) => (op = new SessionAggOp(cfg, { late: () => {}, now: () => 0 })),
+      windowAgg: unused,
+      groupAgg: unused,
+      intervalJoin: unused,
+    });
+    const emit = Object.values(inst.emit)[0]!;
+    for (const r of rows) emit(r);
+    op!.advance(Infinity);
+    return out;
+  };
+  return { body, run };
+}
+
+test('generated code: a partition key function only when PARTITION BY differs from the GROUP BY keys', () => {
+  const rows: Row[] = [
+    [0, 'u', 'a'],
+    [8, 'u', 'b'], // per user: [0, 18); per (user, page): (u, b) [8, 18) apart from (u, a) [0, 10)
+    [5, 'v', 'a'], // without PARTITION BY: joins [0, 18) too
+  ];
+  const same = generated(['user', 'page'], ['page', 'user']);
+  assert.doesNotMatch(same.body, /partitionOf/);
+  const sortRows = (x: Row[]): string[] => x.map((r) => JSON.stringify(r)).sort();
+  // Output rows: keys, window_start, window_end (epoch milliseconds), n.
+  assert.deepEqual(sortRows(same.run(rows)), sortRows([['a', 'u', 0, 10, 1], ['b', 'u', 8, 18, 1], ['a', 'v', 5, 15, 1]]));
+
+  const perUser = generated(['user'], ['user', 'page']);
+  assert.match(perUser.body, /function part_w\(r\) \{\n\s*return r\[1\];/);
+  assert.match(perUser.body, /partitionOf: part_w/);
+  assert.deepEqual(sortRows(perUser.run(rows)), sortRows([['u', 'a', 0, 18, 1], ['u', 'b', 0, 18, 1], ['v', 'a', 5, 15, 1]]));
+
+  const global = generated([], ['page']);
+  assert.match(global.body, /function part_w\(r\) \{\n\s*return 0;/);
+  assert.deepEqual(sortRows(global.run(rows)), sortRows([['a', 0, 18, 2], ['b', 0, 18, 1]]));
+});

@@ -30,11 +30,23 @@ export function unique(prefix: string): string {
   return `${prefix}-${process.pid}-${Date.now()}-${seq++}`;
 }
 
+/**
+ * A fresh topic whose partitions all have a leader. (kafkajs' own `waitForLeaders` gives up when
+ * the broker still answers UNKNOWN_TOPIC_OR_PARTITION just after the creation, which happens on
+ * a busy shared broker now and then.)
+ */
 export async function createTopic(partitions: number, prefix = 'it'): Promise<string> {
   const { admin } = await kafkaEnv();
   const topic = unique(prefix);
-  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: true });
-  return topic;
+  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false });
+  const t0 = Date.now();
+  for (;;) {
+    const meta = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => null);
+    const parts = meta?.topics[0]?.partitions ?? [];
+    if (parts.length === partitions && parts.every((p) => p.leader >= 0)) return topic;
+    if (Date.now() - t0 > 30_000) throw new Error(`topic ${topic} has no leader for every partition after 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Produces `values` to one partition, in order (a plain, non-transactional producer). */

@@ -11,7 +11,7 @@ import { sinkFactory } from '../../../targets/runtime/lib/connectors.ts';
 import '../../../targets/runtime/lib/kafka/register.ts';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { IntervalProgress, KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
-import { kafkaEnv, readTopic, unique } from '../kafka/helpers.ts';
+import { createTopic, kafkaEnv, readTopic, unique } from '../kafka/helpers.ts';
 import { memberContext } from './context.ts';
 
 after(async () => {
@@ -45,25 +45,6 @@ async function marker(group: string, topic: string): Promise<string | undefined>
   const { admin } = await kafkaEnv();
   const got = await admin.fetchOffsets({ groupId: group, topics: [topic] });
   return got[0]?.partitions.find((p) => p.partition === 0)?.offset;
-}
-
-/**
- * A fresh topic whose partitions all have a leader. (kafkajs' own waitForLeaders gives up when
- * the broker still answers UNKNOWN_TOPIC_OR_PARTITION just after the creation, which happens
- * on the shared broker now and then.)
- */
-async function createTopic(partitions: number, prefix: string): Promise<string> {
-  const { admin } = await kafkaEnv();
-  const topic = unique(prefix);
-  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false });
-  const t0 = Date.now();
-  for (;;) {
-    const meta = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => null);
-    const parts = meta?.topics[0]?.partitions ?? [];
-    if (parts.length === partitions && parts.every((p) => p.leader >= 0)) return topic;
-    if (Date.now() - t0 > 30_000) throw new Error(`topic ${topic} has no leader for every partition after 30 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const row = (id: string, amount: number): string => JSON.stringify({ id, amount });

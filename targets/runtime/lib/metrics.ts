@@ -11,6 +11,8 @@ export interface Metrics {
   late: Map<string, number>;
   recordsOut: () => Map<string, number>;
   stateSize: () => Map<string, number>;
+  /** Per GROUP BY operator: retractions of groups it does not hold (evicted by `state_ttl`). */
+  ignoredRetractions: () => Map<string, number>;
   /** Consumer lag per source that reports one. */
   lag: () => Map<string, { records: number; seconds: number }>;
   /** Connector-specific gauges per source name (`RunningSource.gauges`). */
@@ -40,6 +42,7 @@ export function prometheusText(m: Metrics, now: number): string {
   family('pipec_consumer_lag_records', 'gauge', 'Records the source is behind its upstream.', [...m.lag()].map(([s, v]) => [lbl('source', s), v.records]));
   family('pipec_consumer_lag_seconds', 'gauge', 'Seconds the source is behind its upstream.', [...m.lag()].map(([s, v]) => [lbl('source', s), v.seconds]));
   family('pipec_state_entries', 'gauge', 'State entries held per operator (groups x panes, sessions, join rows).', [...m.stateSize()].map(([s, v]) => [lbl('operator', s), v]));
+  family('pipec_ignored_retractions_total', 'counter', 'Retractions (-U/-D) of groups a GROUP BY no longer holds (evicted by state_ttl): their rows stay in the output.', [...m.ignoredRetractions()].map(([s, v]) => [lbl('operator', s), v]));
   family('pipec_checkpoints_total', 'counter', 'Checkpoints completed.', [[p, m.checkpoints]]);
   family('pipec_checkpoint_duration_seconds', 'gauge', 'Duration of the last checkpoint.', [[p, m.lastCheckpointMs / 1000]]);
   family('pipec_checkpoint_size_bytes', 'gauge', 'Size of the last checkpoint.', [[p, m.lastCheckpointBytes]]);

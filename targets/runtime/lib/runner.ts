@@ -102,6 +102,11 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     late: new Map(),
     recordsOut: () => new Map([...sinks.values()].map((s) => [s.def.name, s.rowsOut])),
     stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    ignoredRetractions: () => {
+      const m = new Map<string, number>();
+      for (const o of allOps()) if (o instanceof GroupAggOp) m.set(o.id, (m.get(o.id) ?? 0) + o.ignoredRetractions);
+      return m;
+    },
     lag: () => new Map(srcs.flatMap((s) => (s.src.lag ? [[s.src.def.name, s.src.lag()] as const] : []))),
     gauges: () => new Map(srcs.flatMap((s) => (s.src.gauges ? [[s.src.def.name, s.src.gauges()] as const] : []))),
     checkpoints: 0,

@@ -148,3 +148,33 @@ test('SUM and AVG become NULL when every non-NULL value is retracted while the g
   ]);
   assert.deepEqual(got.at(-1), { op: '+U', k: 'a', n: 1, total: null, mean: null });
 });
+
+test('a retraction of a group evicted by state_ttl is ignored and counted (pipec_ignored_retractions_total)', () => {
+  const out: Row[] = [];
+  let now = 0;
+  const op = new GroupAggOp({
+    id: 'g',
+    stateTtlMs: 1000,
+    now: () => now,
+    out: (r) => out.push(r),
+    fns: {
+      keyOf: (r) => r[0],
+      keyVals: (r) => [r[0]],
+      create: () => [0],
+      add: (a) => void (a[0] = (a[0] as number) + 1),
+      retract: (a) => void (a[0] = (a[0] as number) - 1),
+      merge: () => {},
+      output: (k, _s, _e, a) => [k[0], a[0]],
+    },
+  });
+  op.push(['a']);
+  op.push(['b']);
+  now = 500;
+  op.push(['b']); // b touched at 500, a at 0
+  op.tick(1200); // a is past its TTL, b is not
+  assert.equal(op.stateSize(), 1);
+  op.push(setRowKind(['a'], '-D'));
+  op.push(setRowKind(['b'], '-U'));
+  assert.equal(op.ignoredRetractions, 1, "only a's retraction found no group");
+  assert.deepEqual(out.map((r) => [(r as { kind?: string }).kind ?? '+I', ...r]).slice(-1), [['+U', 'b', 1]]);
+});

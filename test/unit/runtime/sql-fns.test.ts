@@ -61,6 +61,7 @@ test('the status line shows rates, watermarks, open state, late/dead counts and 
     late: new Map([['w', 5]]),
     recordsOut: () => new Map([['out', 40]]),
     stateSize: () => new Map([['w', 12]]),
+    ignoredRetractions: () => new Map([['g', 7]]),
     lag: () => new Map(),
     gauges: () => new Map([['customers', { pipec_replication_slot_lag_bytes: { help: 'Slot lag.', value: 4096 } }]]),
     checkpoints: 1,
@@ -73,4 +74,5 @@ test('the status line shows rates, watermarks, open state, late/dead counts and 
   // Connector gauges (the CDC source's slot lag) appear as their own family, labelled by source.
   const text = prometheusText(m, 13_000);
   assert.match(text, /# TYPE pipec_replication_slot_lag_bytes gauge\npipec_replication_slot_lag_bytes\{pipeline="p",source="customers"\} 4096\n/);
+  assert.match(text, /\npipec_ignored_retractions_total\{pipeline="p",operator="g"\} 7\n/);
 });

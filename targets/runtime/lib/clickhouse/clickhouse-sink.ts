@@ -10,12 +10,15 @@
 //     same batches under the same tokens, which a deduplicating table drops (exactly-once.ts).
 // Scaled out (`member` set), both kinds of token also hold the member id: members insert
 // into one table with their own batch numbers and must not deduplicate each other's rows.
-// A changelog sink (upsert / retract stream) writes into a ReplacingMergeTree: '-U' rows are
-// skipped, every other row is the key's new version (`_version`), a '-D' row is the key's last
-// version flagged `_is_deleted = 1` (read with FINAL ... WHERE _is_deleted = 0, or FINAL
-// alone on servers whose engine takes the is_deleted column).
+// A changelog sink (upsert / retract stream) writes into a ReplacingMergeTree: a '-U' followed
+// by the '+U' of its key is skipped, every other row is the key's new version (`_version`), a
+// '-D' row — or a '-U' not followed by its '+U' (a filter after a GROUP BY dropped it:
+// io/update-pairing.ts) — is the key's last version flagged `_is_deleted = 1` (read with
+// FINAL ... WHERE _is_deleted = 0, or FINAL alone on servers whose engine takes the is_deleted
+// column).
 import { createHash } from 'node:crypto';
-import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
+import type { RunningSink, SinkDef } from '../io/sinks.ts';
+import { UpdatePairing } from '../io/update-pairing.ts';
 import type { Row } from '../ops/types.ts';
 import { DEDUP_SETTINGS, tableDedup, type TableDedup } from './dedup-check.ts';
 import { rowEncoder } from './encode.ts';
@@ -110,6 +113,8 @@ export class ClickHouseSink implements RunningSink {
   private hasVersion = false;
   private hasDeleted = false;
   private version = 0;
+  /** Changelog input: pairs each '-U' with its '+U' (null: append input, rows go straight in). */
+  private pairing: UpdatePairing | null = null;
   private ready: Promise<void> | null = null;
   /** The current batch (interval, exactly-once): encoded lines, or rows written before the table's types were known. */
   private current: (string | RawLine)[] = [];
@@ -158,6 +163,8 @@ export class ClickHouseSink implements RunningSink {
     this.version = Math.max(eos?.version ?? alo?.version ?? 0, Date.now() * 1000);
     this.run = eos?.run ?? newRunId();
     this.lastProgress = eos;
+    // Generated code sets the changelog mode before open(): only then do rows carry kinds.
+    this.pairing = this.changelog() === 'append' ? null : new UpdatePairing(this.upsertKeyIndexes(), (row, action) => this.writeVersion(row, action === 'delete'));
     if (this.opts.delivery === 'exactly-once' && this.store === null) {
       this.cfg.warn?.(
         `${this.where}: delivery = 'exactly-once' needs a checkpoint directory (pipec run --checkpoint-dir DIR) to stage each interval until its checkpoint is durable; this run has none, so rows are inserted at-least-once as they come (a run without checkpoints never resumes: started again, it inserts everything again)`,
@@ -230,16 +237,25 @@ export class ClickHouseSink implements RunningSink {
     return this.def.changelog ?? 'append';
   }
 
+  /** The upsert key's column indexes; null when the plan knows no key (or names other columns). */
+  private upsertKeyIndexes(): number[] | null {
+    const key = this.def.upsertKey ?? null;
+    if (key === null || key.length === 0) return null;
+    const idx = key.map((k) => this.def.columns.findIndex((c) => c.name === k));
+    return idx.every((i) => i >= 0) ? idx : null;
+  }
+
   write(row: Row): void {
-    let deleted = false;
-    let version = 0;
-    if (this.changelog() !== 'append') {
-      const action = upsertAction(row);
-      // A '-U' is followed by its '+U', which replaces the key's row.
-      if (action === 'skip') return;
-      deleted = action === 'delete';
-      version = this.version = Math.max(this.version + 1, Date.now() * 1000);
-    }
+    if (this.pairing === null) this.writeLine(row, 0, false);
+    else this.pairing.push(row);
+  }
+
+  /** A changelog row as the key's next version; `deleted`: its last one, flagged. */
+  private writeVersion(row: Row, deleted: boolean): void {
+    this.writeLine(row, (this.version = Math.max(this.version + 1, Date.now() * 1000)), deleted);
+  }
+
+  private writeLine(row: Row, version: number, deleted: boolean): void {
     this.rowsOut++;
     if (this.exactlyOnce) {
       // Rows wait in the interval until the checkpoint: no time-cut batches.
@@ -262,7 +278,7 @@ export class ClickHouseSink implements RunningSink {
   /** The JSONEachRow line of a row, with `_version` / `_is_deleted` when the table has them. */
   private line(row: Row, version: number, deleted: boolean): string {
     if (deleted && !this.hasDeleted) {
-      throw new ClickHouseSinkError(`${this.where}: a delete arrived but the table has no ${DELETED_COLUMN} UInt8 column to record it (ReplacingMergeTree(${VERSION_COLUMN}), read with FINAL ... WHERE ${DELETED_COLUMN} = 0)`);
+      throw new ClickHouseSinkError(`${this.where}: a delete arrived (a deleted row, or an updated row that a filter after the GROUP BY, such as HAVING, no longer passes) but the table has no ${DELETED_COLUMN} UInt8 column to record it (ReplacingMergeTree(${VERSION_COLUMN}), read with FINAL ... WHERE ${DELETED_COLUMN} = 0)`);
     }
     const base = deleted ? this.encodeDeleted!(row) : this.encode!(row);
     if (version === 0 || (!this.hasVersion && !this.hasDeleted)) return base;
@@ -351,7 +367,10 @@ export class ClickHouseSink implements RunningSink {
     }
   }
 
-  flush(): void {}
+  /** A '-U' not followed by its '+U' by now is a delete (update-pairing.ts); batches are cut by size and timer. */
+  flush(): void {
+    this.pairing?.release();
+  }
 
   /**
    * At-least-once: sends every row written so far; resolves with the progress a checkpoint
@@ -359,6 +378,8 @@ export class ClickHouseSink implements RunningSink {
    * tries them again). Exactly-once: makes the interval durable in its file and returns it.
    */
   async commit(): Promise<ClickHouseProgress | ClickHouseIntervalProgress> {
+    // A held '-U' belongs to this interval / these batches: its delete goes in before the checkpoint.
+    this.pairing?.release();
     await this.ready;
     if (this.exactlyOnce) return this.commitInterval();
     this.cut();
@@ -459,7 +480,7 @@ export class ClickHouseSink implements RunningSink {
 
   /** Rows written but not yet confirmed by the server (exactly-once: not yet staged or inserted). */
   pendingRows(): number {
-    return this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0) + (this.store?.lines ?? 0) + (this.prepared?.rows ?? 0);
+    return (this.pairing?.holding ? 1 : 0) + this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0) + (this.store?.lines ?? 0) + (this.prepared?.rows ?? 0);
   }
 
   async close(): Promise<void> {
@@ -470,6 +491,7 @@ export class ClickHouseSink implements RunningSink {
         // recovery (restart) is let finish; its failure fails the close.
         this.store!.discardOpen();
         this.current = [];
+        this.pairing?.discard();
         await this.ready;
       } else await this.commit();
     } finally {

@@ -56,10 +56,12 @@ export function changelogSink(sink: RunningSink, changelog: 'upsert' | 'retract'
 }
 
 /**
- * What a keyed (upsert) sink does with a row — Kafka (upsert-kafka semantics), ClickHouse:
- * `upsert` writes the row as the key's current value ('+I', '+U', and every row of an append
- * stream), `delete` removes the key ('-D': a Kafka tombstone, a ClickHouse `_is_deleted` row),
- * `skip` drops a '-U' (the '+U' that follows replaces the key's value).
+ * What a keyed (upsert) sink does with a row taken alone: `upsert` writes the row as the key's
+ * current value ('+I', '+U', and every row of an append stream), `delete` removes the key
+ * ('-D': a Kafka tombstone, a ClickHouse `_is_deleted` row), `skip` for a '-U'. A '-U' alone
+ * does not say what to do — followed by its '+U' it is an update, else its key is deleted (a
+ * filter after a GROUP BY dropped the '+U'): the Kafka and ClickHouse sinks pair rows with
+ * `UpdatePairing` (update-pairing.ts), which holds the '-U' until the next row or flush.
  */
 export function upsertAction(row: Row): 'upsert' | 'delete' | 'skip' {
   const k = rowKind(row);

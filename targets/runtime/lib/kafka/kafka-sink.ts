@@ -1,8 +1,9 @@
 // The `kafka` sink: JSON values from the generated encoder (SinkDef.json), keys from the `key`
 // columns (or the input's upsert key), an idempotent producer with acks=all by default.
 // Changelog input is written upsert-kafka style: '+I'/'+U' → the row (without the encoder's
-// `op` field), '-D' → a tombstone, '-U' → nothing (the '+U' after it replaces the row under
-// the same key); the key is the upsert key unless `key` names it.
+// `op` field), '-D' → a tombstone; a '-U' followed by the '+U' of its key → that '+U' only, a
+// '-U' followed by anything else or by a flush/commit → a tombstone (a filter after a GROUP BY
+// dropped the '+U': io/update-pairing.ts); the key is the upsert key unless `key` names it.
 //
 // `delivery = 'exactly-once'` with checkpoints is a two-phase commit aligned with them:
 //   commit()           (before the checkpoint) writes the interval's messages to a file under
@@ -22,8 +23,9 @@
 // Scale-out (`member` set): each member has its own transactional id (`-<member>` appended)
 // and so its own marker group; a member's restart fences only its own earlier incarnation.
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { rowKind, type Row } from '../ops/types.ts';
-import type { RunningSink, SinkDef } from '../io/sinks.ts';
+import type { Row } from '../ops/types.ts';
+import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
+import { UpdatePairing } from '../io/update-pairing.ts';
 import { KafkaOptionError, sinkOptions, type KafkaSinkOptions } from './options.ts';
 import { IntervalFiles, type KeyValue } from './sink-intervals.ts';
 
@@ -90,6 +92,8 @@ export class KafkaSink implements RunningSink {
   private keyIdx: number[] = [];
   /** Changelog input: the encoder's values start with an `op` field, which is cut off. */
   private opField = false;
+  /** Changelog input: pairs each '-U' with its '+U' (null: append input, rows go straight out). */
+  private pairing: UpdatePairing | null = null;
   private readonly eos: boolean;
   /** Exactly-once with checkpoints: intervals are published after the checkpoint. */
   private readonly intervals: IntervalFiles | null;
@@ -148,6 +152,8 @@ export class KafkaSink implements RunningSink {
       return;
     }
     this.opField = (cdef.changelog ?? 'append') !== 'append';
+    // The key columns of a changelog sink are its upsert key (keyColumns checks it).
+    this.pairing = this.opField ? new UpdatePairing(this.keyIdx, (row, action) => this.writeKeyed(row, action)) : null;
     this.connected = this.start(progress as IntervalProgress | null);
     this.connected.catch((e: Error) => (this.failure ??= e));
   }
@@ -210,13 +216,21 @@ export class KafkaSink implements RunningSink {
 
   write(row: Row): void {
     if (this.keyError !== null) throw this.keyError;
-    const kind = rowKind(row);
-    // Upsert semantics: the '+U' that follows replaces the row under the same key.
-    if (kind === '-U') return;
+    if (this.pairing !== null) this.pairing.push(row);
+    else {
+      // Append input carries no kinds (every row is a value); a sink used without open() or
+      // its changelog mode takes each row alone.
+      const action = upsertAction(row);
+      if (action !== 'skip') this.writeKeyed(row, action);
+    }
+  }
+
+  /** Queues a row as its key's value, or a tombstone for its key. */
+  private writeKeyed(row: Row, action: 'upsert' | 'delete'): void {
     this.rowsOut++;
     const json = this.def.json(row);
     const key = this.key(json);
-    if (kind === '-D') {
+    if (action === 'delete') {
       if (key === null) throw new Error(`sink '${this.def.name}': a delete arrived, but a tombstone needs a key and ${this.keyIdx.length === 0 ? "the sink has no 'key' columns" : 'its key columns are NULL'}`);
       this.pending.push({ key, value: null });
     } else {
@@ -242,6 +256,8 @@ export class KafkaSink implements RunningSink {
   }
 
   flush(): void {
+    // A '-U' not followed by its '+U' by now is a delete (update-pairing.ts).
+    this.pairing?.release();
     // Exactly-once output leaves only inside a transaction.
     if (this.eos || this.pending.length === 0) return;
     const batch = this.pending;
@@ -331,6 +347,8 @@ export class KafkaSink implements RunningSink {
 
   private async commitInterval(): Promise<unknown> {
     if (this.failure !== null) throw this.failure;
+    // A held '-U' belongs to this interval: its tombstone goes with the rows before it.
+    this.pairing?.release();
     await this.connected;
     if (!this.eos) {
       this.flush();

@@ -112,11 +112,16 @@ export interface Child {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   kill(s: NodeJS.Signals): void;
   exited(): boolean;
+  /** What the process wrote to stderr so far (a warning can be waited for while it runs). */
+  stderr(): string;
 }
 
-/** `node pipeline.mjs --base-dir dir --checkpoint-dir ck` with `env` added to this process's. */
-export function startPipeline(bundle: string, dir: string, ck: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [bundle, '--base-dir', dir, '--checkpoint-dir', ck], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * `node pipeline.mjs --base-dir dir --checkpoint-dir ck [...args]` with `env` added to this
+ * process's (`args`: e.g. `--member-id a` for a member of a scaled-out pipeline).
+ */
+export function startPipeline(bundle: string, dir: string, ck: string, env: Record<string, string>, args: string[] = []): Child {
+  const child = spawn(process.execPath, [bundle, '--base-dir', dir, '--checkpoint-dir', ck, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let exited = false;
   child.stderr.on('data', (d) => (stderr += d));
@@ -126,7 +131,7 @@ export function startPipeline(bundle: string, dir: string, ck: string, env: Reco
       resolve({ code, signal, stderr });
     }),
   );
-  return { done, kill: (s) => void child.kill(s), exited: () => exited };
+  return { done, kill: (s) => void child.kill(s), exited: () => exited, stderr: () => stderr };
 }
 
 export interface CheckpointView {

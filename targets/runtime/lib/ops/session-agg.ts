@@ -32,7 +32,7 @@ interface Session {
   /** Group key → accumulator, in order of each key's first row in the session. */
   groups: Map<unknown, Group>;
   dead: boolean;
-  /** Seq of the session's live timer; changes whenever the bounds change (older timers are stale). */
+  /** Changes whenever the bounds change: a timer with an older seq is set again at the current end. */
   seq: number;
 }
 interface Timer {
@@ -99,6 +99,7 @@ export class SessionAggOp implements StatefulOp {
     if (base === null) {
       target = { s, e, groups: new Map(), dead: false, seq: this.sessionSeq++ };
       list.push(target);
+      this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
     } else {
       target = base;
       if (nTouching > 1) {
@@ -120,8 +121,6 @@ export class SessionAggOp implements StatefulOp {
         target.seq = this.sessionSeq++;
       }
     }
-    // A new timer when the end moved; the session's older timers are stale (seq differs).
-    if (moved) this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
     let g = target.groups.get(gk);
     const known = g !== undefined;
     if (g === undefined) {
@@ -150,7 +149,14 @@ export class SessionAggOp implements StatefulOp {
       if (top === undefined || top.t + L > wm) break;
       this.heap.pop();
       const sess = top.sess;
-      if (sess.dead || sess.seq !== top.seq) continue;
+      if (sess.dead) continue;
+      if (sess.seq !== top.seq) {
+        // The session's bounds moved since this timer was set: set it again at the current
+        // end. (t, seq) never exceeds the session's current (e, seq), so sessions still fire
+        // in (end, last change) order, as if every change had pushed a timer.
+        this.heap.push({ t: sess.e, seq: sess.seq, part: top.part, sess });
+        continue;
+      }
       sess.dead = true;
       if (this.cfg.emit === 'on_window_close') for (const g of sess.groups.values()) this.cfg.out(fns.output(g.k, sess.s, sess.e, g.a));
       const list = this.parts.get(top.part)!;

@@ -23,8 +23,10 @@ export interface SinkDef {
   cells: (row: Row) => string[];
   /**
    * What the sink receives (set by generated code through `changelogSink`; absent = append):
-   * `upsert` rows '+I' / '+U' / '-D' by `upsertKey`, `retract` also '-U' rows. Each row's kind
-   * is `rowKind(row)`. A non-append sink's `json` / `cells` already carry an `op` field / cell.
+   * `upsert` rows '+I' / '+U' / '-D' by `upsertKey`, and '-U' rows too (a '-U' is followed by
+   * its key's '+U' unless a filter after a GROUP BY — e.g. HAVING — dropped it: then it deletes
+   * the key, see `io/update-pairing.ts`); `retract` sinks write every row as a change. Each row's
+   * kind is `rowKind(row)`. A non-append sink's `json` / `cells` already carry an `op` field / cell.
    */
   changelog?: 'append' | 'upsert' | 'retract';
   /** Key of the upsert stream (group keys, primary key), when the plan knows one. */

@@ -302,8 +302,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path10, { windows } = {}) => {
-      const segs = path10.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path11, { windows } = {}) => {
+      const segs = path11.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -3757,7 +3757,7 @@ var require_websiteUrl = __commonJS({
     var stripLeading = (char) => (str) => str.charAt(0) === char ? str.substring(1) : str;
     var stripLeadingSlash = stripLeading("/");
     var stripLeadingHash = stripLeading("#");
-    module.exports = (path10, hash) => `${BASE_URL}/${stripLeadingSlash(path10)}${hash ? "#" + stripLeadingHash(hash) : ""}`;
+    module.exports = (path11, hash) => `${BASE_URL}/${stripLeadingSlash(path11)}${hash ? "#" + stripLeadingHash(hash) : ""}`;
   }
 });
 
@@ -21602,14 +21602,14 @@ var require_types = __commonJS({
     Type.prototype.isValid = function(val, opts) {
       var flags = (opts && opts.noUndeclaredFields) | 0;
       var errorHook = opts && opts.errorHook;
-      var hook, path10;
+      var hook, path11;
       if (errorHook) {
-        path10 = [];
+        path11 = [];
         hook = function(any, type) {
-          errorHook.call(this, path10.slice(), any, type, val);
+          errorHook.call(this, path11.slice(), any, type, val);
         };
       }
-      return this._check(val, flags, hook, path10);
+      return this._check(val, flags, hook, path11);
     };
     Type.prototype.random = utils.abstractFunction;
     Type.prototype.schema = function(opts) {
@@ -22150,11 +22150,11 @@ var require_types = __commonJS({
       }
       return index;
     };
-    UnwrappedUnionType.prototype._check = function(val, flags, hook, path10) {
+    UnwrappedUnionType.prototype._check = function(val, flags, hook, path11) {
       var index = this._getIndex(val);
       var b = index !== void 0;
       if (b) {
-        return this.types[index]._check(val, flags, hook, path10);
+        return this.types[index]._check(val, flags, hook, path11);
       }
       if (hook) {
         hook(val, this);
@@ -22264,7 +22264,7 @@ var require_types = __commonJS({
       Object.freeze(this);
     }
     util.inherits(WrappedUnionType, UnionType);
-    WrappedUnionType.prototype._check = function(val, flags, hook, path10) {
+    WrappedUnionType.prototype._check = function(val, flags, hook, path11) {
       var b = false;
       if (val === null) {
         b = this._branchIndices["null"] !== void 0;
@@ -22275,9 +22275,9 @@ var require_types = __commonJS({
           var index = this._branchIndices[name];
           if (index !== void 0) {
             if (hook) {
-              path10.push(name);
-              b = this.types[index]._check(val[name], flags, hook, path10);
-              path10.pop();
+              path11.push(name);
+              b = this.types[index]._check(val[name], flags, hook, path11);
+              path11.pop();
               return b;
             } else {
               return this.types[index]._check(val[name], flags);
@@ -22553,7 +22553,7 @@ var require_types = __commonJS({
       Object.freeze(this);
     }
     util.inherits(MapType, Type);
-    MapType.prototype._check = function(val, flags, hook, path10) {
+    MapType.prototype._check = function(val, flags, hook, path11) {
       if (!val || typeof val != "object" || Array.isArray(val)) {
         if (hook) {
           hook(val, this);
@@ -22564,15 +22564,15 @@ var require_types = __commonJS({
       var b = true;
       var i, l, j, key;
       if (hook) {
-        j = path10.length;
-        path10.push("");
+        j = path11.length;
+        path11.push("");
         for (i = 0, l = keys.length; i < l; i++) {
-          key = path10[j] = keys[i];
-          if (!this.valuesType._check(val[key], flags, hook, path10)) {
+          key = path11[j] = keys[i];
+          if (!this.valuesType._check(val[key], flags, hook, path11)) {
             b = false;
           }
         }
-        path10.pop();
+        path11.pop();
       } else {
         for (i = 0, l = keys.length; i < l; i++) {
           if (!this.valuesType._check(val[keys[i]], flags)) {
@@ -22676,7 +22676,7 @@ var require_types = __commonJS({
       Object.freeze(this);
     }
     util.inherits(ArrayType, Type);
-    ArrayType.prototype._check = function(val, flags, hook, path10) {
+    ArrayType.prototype._check = function(val, flags, hook, path11) {
       if (!Array.isArray(val)) {
         if (hook) {
           hook(val, this);
@@ -22687,15 +22687,15 @@ var require_types = __commonJS({
       var b = true;
       var i, l, j;
       if (hook) {
-        j = path10.length;
-        path10.push("");
+        j = path11.length;
+        path11.push("");
         for (i = 0, l = val.length; i < l; i++) {
-          path10[j] = "" + i;
-          if (!items._check(val[i], flags, hook, path10)) {
+          path11[j] = "" + i;
+          if (!items._check(val[i], flags, hook, path11)) {
             b = false;
           }
         }
-        path10.pop();
+        path11.pop();
       } else {
         for (i = 0, l = val.length; i < l; i++) {
           if (!items._check(val[i], flags)) {
@@ -23289,7 +23289,7 @@ var require_types = __commonJS({
     LogicalType.prototype._write = function(tap, any) {
       this.underlyingType._write(tap, this._toValue(any));
     };
-    LogicalType.prototype._check = function(any, flags, hook, path10) {
+    LogicalType.prototype._check = function(any, flags, hook, path11) {
       try {
         var val = this._toValue(any);
       } catch (err) {
@@ -23300,7 +23300,7 @@ var require_types = __commonJS({
         }
         return false;
       }
-      return this.underlyingType._check(val, flags, hook, path10);
+      return this.underlyingType._check(val, flags, hook, path11);
     };
     LogicalType.prototype._copy = function(any, opts) {
       var type = this.underlyingType;
@@ -26194,29 +26194,29 @@ var require_services = __commonJS({
 var require_files = __commonJS({
   "node_modules/avsc/lib/files.js"(exports, module) {
     "use strict";
-    var fs6 = __require("fs");
-    var path10 = __require("path");
+    var fs7 = __require("fs");
+    var path11 = __require("path");
     function createImportHook() {
       var imports = {};
       return function(fpath, kind, cb) {
-        fpath = path10.resolve(fpath);
+        fpath = path11.resolve(fpath);
         if (imports[fpath]) {
           process.nextTick(cb);
           return;
         }
         imports[fpath] = true;
-        fs6.readFile(fpath, { encoding: "utf8" }, cb);
+        fs7.readFile(fpath, { encoding: "utf8" }, cb);
       };
     }
     function createSyncImportHook() {
       var imports = {};
       return function(fpath, kind, cb) {
-        fpath = path10.resolve(fpath);
+        fpath = path11.resolve(fpath);
         if (imports[fpath]) {
           cb();
         } else {
           imports[fpath] = true;
-          cb(null, fs6.readFileSync(fpath, { encoding: "utf8" }));
+          cb(null, fs7.readFileSync(fpath, { encoding: "utf8" }));
         }
       };
     }
@@ -26224,8 +26224,8 @@ var require_files = __commonJS({
       createImportHook,
       createSyncImportHook,
       // Proxy a few methods to better shim them for browserify.
-      existsSync: fs6.existsSync,
-      readFileSync: fs6.readFileSync
+      existsSync: fs7.existsSync,
+      readFileSync: fs7.readFileSync
     };
   }
 });
@@ -26236,7 +26236,7 @@ var require_specs = __commonJS({
     "use strict";
     var files = require_files();
     var utils = require_utils2();
-    var path10 = __require("path");
+    var path11 = __require("path");
     var util = __require("util");
     var f = util.format;
     var TYPE_REFS = {
@@ -26292,7 +26292,7 @@ var require_specs = __commonJS({
             cb2(err2);
             return;
           }
-          fetchImports(obj.protocol, obj.imports, path10.dirname(fpath2), cb2);
+          fetchImports(obj.protocol, obj.imports, path11.dirname(fpath2), cb2);
         });
       }
       function fetchImports(protocol, imports, dpath, cb2) {
@@ -26313,7 +26313,7 @@ var require_specs = __commonJS({
             cb2(null, protocol);
             return;
           }
-          var importPath = path10.join(dpath, info.name);
+          var importPath = path11.join(dpath, info.name);
           if (info.kind === "idl") {
             importFile(importPath, function(err, imported) {
               if (err) {
@@ -26381,7 +26381,7 @@ var require_specs = __commonJS({
     }
     function read(str) {
       var schema;
-      if (typeof str == "string" && ~str.indexOf(path10.sep) && files.existsSync(str)) {
+      if (typeof str == "string" && ~str.indexOf(path11.sep) && files.existsSync(str)) {
         var contents = files.readFileSync(str, { encoding: "utf8" });
         try {
           return JSON.parse(contents);
@@ -26860,21 +26860,21 @@ var require_lib = __commonJS({
     var types2 = require_types();
     var utils = require_utils2();
     var buffer = __require("buffer");
-    var fs6 = __require("fs");
+    var fs7 = __require("fs");
     var util = __require("util");
     var Buffer2 = buffer.Buffer;
     function parse3(any, opts) {
       var schemaOrProtocol = specs.read(any);
       return schemaOrProtocol.protocol ? services.Service.forProtocol(schemaOrProtocol, opts) : types2.Type.forSchema(schemaOrProtocol, opts);
     }
-    function extractFileHeader(path10, opts) {
+    function extractFileHeader(path11, opts) {
       opts = opts || {};
       var decode2 = opts.decode === void 0 ? true : !!opts.decode;
       var size = Math.max(opts.size || 4096, 4);
       var buf = utils.newBuffer(size);
-      var fd = fs6.openSync(path10, "r");
+      var fd = fs7.openSync(path11, "r");
       try {
-        var pos = fs6.readSync(fd, buf, 0, size);
+        var pos = fs7.readSync(fd, buf, 0, size);
         if (pos < 4 || !containers.MAGIC_BYTES.equals(buf.slice(0, 4))) {
           return null;
         }
@@ -26892,7 +26892,7 @@ var require_lib = __commonJS({
         }
         return header;
       } finally {
-        fs6.closeSync(fd);
+        fs7.closeSync(fd);
       }
       function isValid() {
         if (tap.isValid()) {
@@ -26900,18 +26900,18 @@ var require_lib = __commonJS({
         }
         var len = 2 * tap.buf.length;
         var buf2 = utils.newBuffer(len);
-        len = fs6.readSync(fd, buf2, 0, len);
+        len = fs7.readSync(fd, buf2, 0, len);
         tap.buf = Buffer2.concat([tap.buf, buf2]);
         tap.pos = 0;
         return false;
       }
     }
-    function createFileDecoder(path10, opts) {
-      return fs6.createReadStream(path10).pipe(new containers.streams.BlockDecoder(opts));
+    function createFileDecoder(path11, opts) {
+      return fs7.createReadStream(path11).pipe(new containers.streams.BlockDecoder(opts));
     }
-    function createFileEncoder(path10, schema, opts) {
+    function createFileEncoder(path11, schema, opts) {
       var encoder3 = new containers.streams.BlockEncoder(schema, opts);
-      encoder3.pipe(fs6.createWriteStream(path10, { defaultEncoding: "binary" }));
+      encoder3.pipe(fs7.createWriteStream(path11, { defaultEncoding: "binary" }));
       return encoder3;
     }
     module.exports = {
@@ -30056,17 +30056,17 @@ var require_codegen = __commonJS({
 var require_fs = __commonJS({
   "node_modules/protobufjs/src/util/fs.js"(exports, module) {
     "use strict";
-    var fs6 = null;
+    var fs7 = null;
     try {
-      fs6 = __require(
+      fs7 = __require(
         /* webpackIgnore: true */
         "fs"
       );
-      if (!fs6 || !fs6.readFile || !fs6.readFileSync)
-        fs6 = null;
+      if (!fs7 || !fs7.readFile || !fs7.readFileSync)
+        fs7 = null;
     } catch (e) {
     }
-    module.exports = fs6;
+    module.exports = fs7;
   }
 });
 
@@ -30076,7 +30076,7 @@ var require_fetch2 = __commonJS({
     "use strict";
     module.exports = fetch2;
     var asPromise = require_aspromise();
-    var fs6 = require_fs();
+    var fs7 = require_fs();
     function fetch2(filename, options, callback2) {
       if (typeof options === "function") {
         callback2 = options;
@@ -30085,8 +30085,8 @@ var require_fetch2 = __commonJS({
         options = {};
       if (!callback2)
         return asPromise(fetch2, this, filename, options);
-      if (!options.xhr && fs6 && fs6.readFile)
-        return fs6.readFile(filename, function fetchReadFileCallback(err, contents) {
+      if (!options.xhr && fs7 && fs7.readFile)
+        return fs7.readFile(filename, function fetchReadFileCallback(err, contents) {
           return err && typeof XMLHttpRequest !== "undefined" ? fetch2.xhr(filename, options, callback2) : err ? callback2(err) : callback2(null, options.binary ? contents : contents.toString("utf8"));
         });
       return fetch2.xhr(filename, options, callback2);
@@ -30124,13 +30124,13 @@ var require_fetch2 = __commonJS({
 var require_path = __commonJS({
   "node_modules/protobufjs/src/util/path.js"(exports) {
     "use strict";
-    var path10 = exports;
+    var path11 = exports;
     var urlRe = /^[a-zA-Z][a-zA-Z0-9+.-]+:\/\//;
-    function normalizeUrl(path11) {
-      if (typeof URL === "undefined" || !urlRe.test(path11))
+    function normalizeUrl(path12) {
+      if (typeof URL === "undefined" || !urlRe.test(path12))
         return null;
       try {
-        return new URL(path11).href;
+        return new URL(path12).href;
       } catch (e) {
         return null;
       }
@@ -30150,8 +30150,8 @@ var require_path = __commonJS({
        * @param {string} path Path to test
        * @returns {boolean} `true` if path is absolute
        */
-      path10.isAbsolute = function isAbsolute5(path11) {
-        return /^(?:\/|\w+:|\\\\\w+)/.test(path11);
+      path11.isAbsolute = function isAbsolute5(path12) {
+        return /^(?:\/|\w+:|\\\\\w+)/.test(path12);
       }
     );
     var normalize4 = (
@@ -30160,18 +30160,18 @@ var require_path = __commonJS({
        * @param {string} path Path to normalize
        * @returns {string} Normalized path
        */
-      path10.normalize = function normalize5(path11) {
-        var normalizedUrl = normalizeUrl(path11);
+      path11.normalize = function normalize5(path12) {
+        var normalizedUrl = normalizeUrl(path12);
         if (normalizedUrl)
           return normalizedUrl;
-        var firstTwoCharacters = path11.substring(0, 2);
+        var firstTwoCharacters = path12.substring(0, 2);
         var uncPrefix = "";
         if (firstTwoCharacters === "\\\\") {
           uncPrefix = firstTwoCharacters;
-          path11 = path11.substring(2);
+          path12 = path12.substring(2);
         }
-        path11 = path11.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-        var parts = path11.split("/"), absolute = isAbsolute4(path11), prefix = "";
+        path12 = path12.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+        var parts = path12.split("/"), absolute = isAbsolute4(path12), prefix = "";
         if (absolute)
           prefix = parts.shift() + "/";
         for (var i = 0; i < parts.length; ) {
@@ -30190,7 +30190,7 @@ var require_path = __commonJS({
         return uncPrefix + prefix + parts.join("/");
       }
     );
-    path10.resolve = function resolve8(originPath, includePath, alreadyNormalized) {
+    path11.resolve = function resolve8(originPath, includePath, alreadyNormalized) {
       var resolvedUrl = resolveUrl(originPath, includePath);
       if (resolvedUrl)
         return resolvedUrl;
@@ -30363,18 +30363,18 @@ var require_namespace = __commonJS({
       object.onRemove(this);
       return clearCache(this);
     };
-    Namespace.prototype.define = function define2(path10, json) {
-      if (util.isString(path10))
-        path10 = path10.split(".");
-      else if (!Array.isArray(path10))
+    Namespace.prototype.define = function define2(path11, json) {
+      if (util.isString(path11))
+        path11 = path11.split(".");
+      else if (!Array.isArray(path11))
         throw TypeError("illegal path");
-      if (path10 && path10.length && path10[0] === "")
+      if (path11 && path11.length && path11[0] === "")
         throw Error("path must be relative");
-      if (path10.length > util.recursionLimit)
+      if (path11.length > util.recursionLimit)
         throw Error("max depth exceeded");
       var ptr = this;
-      while (path10.length > 0) {
-        var part = path10.shift();
+      while (path11.length > 0) {
+        var part = path11.shift();
         if (ptr.nested && ptr.nested[part]) {
           ptr = ptr.nested[part];
           if (!(ptr instanceof Namespace))
@@ -30410,22 +30410,22 @@ var require_namespace = __commonJS({
       });
       return this;
     };
-    Namespace.prototype.lookup = function lookup(path10, filterTypes, parentAlreadyChecked) {
+    Namespace.prototype.lookup = function lookup(path11, filterTypes, parentAlreadyChecked) {
       if (typeof filterTypes === "boolean") {
         parentAlreadyChecked = filterTypes;
         filterTypes = void 0;
       } else if (filterTypes && !Array.isArray(filterTypes))
         filterTypes = [filterTypes];
-      if (util.isString(path10) && path10.length) {
-        if (path10 === ".")
+      if (util.isString(path11) && path11.length) {
+        if (path11 === ".")
           return this.root;
-        path10 = path10.split(".");
-      } else if (!path10.length)
+        path11 = path11.split(".");
+      } else if (!path11.length)
         return this;
-      var flatPath = path10.join(".");
-      if (path10[0] === "")
-        return this.root.lookup(path10.slice(1), filterTypes);
-      var found = this._lookupImpl(path10, flatPath);
+      var flatPath = path11.join(".");
+      if (path11[0] === "")
+        return this.root.lookup(path11.slice(1), filterTypes);
+      var found = this._lookupImpl(path11, flatPath);
       if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
         return found;
       }
@@ -30437,7 +30437,7 @@ var require_namespace = __commonJS({
         return null;
       var current = this;
       while (current.parent) {
-        found = current.parent._lookupImpl(path10, flatPath);
+        found = current.parent._lookupImpl(path11, flatPath);
         if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
           return found;
         }
@@ -30445,22 +30445,22 @@ var require_namespace = __commonJS({
       }
       return null;
     };
-    Namespace.prototype._lookupImpl = function lookup(path10, flatPath) {
+    Namespace.prototype._lookupImpl = function lookup(path11, flatPath) {
       if (Object.prototype.hasOwnProperty.call(this._lookupCache, flatPath)) {
         return this._lookupCache[flatPath];
       }
-      var found = this.get(path10[0]);
+      var found = this.get(path11[0]);
       var exact = null;
       if (found) {
-        if (path10.length === 1) {
+        if (path11.length === 1) {
           exact = found;
         } else if (found instanceof Namespace) {
-          path10 = path10.slice(1);
-          exact = found._lookupImpl(path10, path10.join("."));
+          path11 = path11.slice(1);
+          exact = found._lookupImpl(path11, path11.join("."));
         }
       } else {
         for (var i = 0; i < this.nestedArray.length; ++i)
-          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path10, flatPath))) {
+          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path11, flatPath))) {
             exact = found;
             break;
           }
@@ -30468,28 +30468,28 @@ var require_namespace = __commonJS({
       this._lookupCache[flatPath] = exact;
       return exact;
     };
-    Namespace.prototype.lookupType = function lookupType(path10) {
-      var found = this.lookup(path10, [Type]);
+    Namespace.prototype.lookupType = function lookupType(path11) {
+      var found = this.lookup(path11, [Type]);
       if (!found)
-        throw Error("no such type: " + path10);
+        throw Error("no such type: " + path11);
       return found;
     };
-    Namespace.prototype.lookupEnum = function lookupEnum(path10) {
-      var found = this.lookup(path10, [Enum]);
+    Namespace.prototype.lookupEnum = function lookupEnum(path11) {
+      var found = this.lookup(path11, [Enum]);
       if (!found)
-        throw Error("no such Enum '" + path10 + "' in " + this);
+        throw Error("no such Enum '" + path11 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path10) {
-      var found = this.lookup(path10, [Type, Enum]);
+    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path11) {
+      var found = this.lookup(path11, [Type, Enum]);
       if (!found)
-        throw Error("no such Type or Enum '" + path10 + "' in " + this);
+        throw Error("no such Type or Enum '" + path11 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupService = function lookupService(path10) {
-      var found = this.lookup(path10, [Service]);
+    Namespace.prototype.lookupService = function lookupService(path11) {
+      var found = this.lookup(path11, [Service]);
       if (!found)
-        throw Error("no such Service '" + path10 + "' in " + this);
+        throw Error("no such Service '" + path11 + "' in " + this);
       return found;
     };
     Namespace._configure = function(Type_, Service_, Enum_) {
@@ -32106,13 +32106,13 @@ var require_util = __commonJS({
       Object.defineProperty(object, "$type", { value: enm, enumerable: false });
       return enm;
     };
-    util.setProperty = function setProperty(dst, path10, value, ifNotSet) {
-      function setProp(dst2, path11, value2) {
-        var part = path11.shift();
+    util.setProperty = function setProperty(dst, path11, value, ifNotSet) {
+      function setProp(dst2, path12, value2) {
+        var part = path12.shift();
         if (util.isUnsafeProperty(part))
           return dst2;
-        if (path11.length > 0) {
-          dst2[part] = setProp(dst2[part] || {}, path11, value2);
+        if (path12.length > 0) {
+          dst2[part] = setProp(dst2[part] || {}, path12, value2);
         } else {
           var prevValue = dst2[part];
           if (prevValue && ifNotSet)
@@ -32125,12 +32125,12 @@ var require_util = __commonJS({
       }
       if (typeof dst !== "object")
         throw TypeError("dst must be an object");
-      if (!path10)
+      if (!path11)
         throw TypeError("path must be specified");
-      path10 = path10.split(".");
-      if (path10.length > util.recursionLimit)
+      path11 = path11.split(".");
+      if (path11.length > util.recursionLimit)
         throw Error("max depth exceeded");
-      return setProp(dst, path10, value);
+      return setProp(dst, path11, value);
     };
     Object.defineProperty(util, "decorateRoot", {
       get: function() {
@@ -32710,12 +32710,12 @@ var require_object = __commonJS({
        */
       fullName: {
         get: function() {
-          var path10 = [this.name], ptr = this.parent;
+          var path11 = [this.name], ptr = this.parent;
           while (ptr) {
-            path10.unshift(ptr.name);
+            path11.unshift(ptr.name);
             ptr = ptr.parent;
           }
-          return path10.join(".");
+          return path11.join(".");
         }
       }
     });
@@ -36166,11 +36166,11 @@ var require_pg_connection_string = __commonJS({
         config2.client_encoding = result.searchParams.get("encoding");
         return config2;
       }
-      const hostname = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
+      const hostname2 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
       if (!config2.host) {
-        config2.host = decodeURIComponent(hostname);
-      } else if (hostname && /^%2f/i.test(hostname)) {
-        result.pathname = hostname + result.pathname;
+        config2.host = decodeURIComponent(hostname2);
+      } else if (hostname2 && /^%2f/i.test(hostname2)) {
+        result.pathname = hostname2 + result.pathname;
       }
       if (!config2.port) {
         config2.port = result.port;
@@ -36189,15 +36189,15 @@ var require_pg_connection_string = __commonJS({
       if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
         config2.ssl = true;
       }
-      const fs6 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
+      const fs7 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
       if (config2.sslcert) {
-        config2.ssl.cert = fs6.readFileSync(config2.sslcert).toString();
+        config2.ssl.cert = fs7.readFileSync(config2.sslcert).toString();
       }
       if (config2.sslkey) {
-        config2.ssl.key = fs6.readFileSync(config2.sslkey).toString();
+        config2.ssl.key = fs7.readFileSync(config2.sslkey).toString();
       }
       if (config2.sslrootcert) {
-        config2.ssl.ca = fs6.readFileSync(config2.sslrootcert).toString();
+        config2.ssl.ca = fs7.readFileSync(config2.sslrootcert).toString();
       }
       if (options.useLibpqCompat && config2.uselibpqcompat) {
         throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
@@ -38025,7 +38025,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path10 = __require("path");
+    var path11 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -38064,7 +38064,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file = env.PGPASSFILE || (isWin2 ? path10.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path10.join(env.HOME || "./", ".pgpass"));
+      var file = env.PGPASSFILE || (isWin2 ? path11.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path11.join(env.HOME || "./", ".pgpass"));
       return file;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -38196,16 +38196,16 @@ var require_helper = __commonJS({
 var require_lib2 = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path10 = __require("path");
-    var fs6 = __require("fs");
+    var path11 = __require("path");
+    var fs7 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file = helper.getFileName();
-      fs6.stat(file, function(err, stat2) {
+      fs7.stat(file, function(err, stat2) {
         if (err || !helper.usePgPass(stat2, file)) {
           return cb(void 0);
         }
-        var st = fs6.createReadStream(file);
+        var st = fs7.createReadStream(file);
         helper.getPassword(connInfo, st, cb);
       });
     };
@@ -40870,21 +40870,21 @@ var require_eventemitter2 = __commonJS({
       function collectTreeEvents(tree, events, root, asArray) {
         var branches = ownKeys(tree);
         var i = branches.length;
-        var branch, branchName, path10;
+        var branch, branchName, path11;
         var hasListeners = tree["_listeners"];
         var isArrayPath;
         while (i-- > 0) {
           branchName = branches[i];
           branch = tree[branchName];
           if (branchName === "_listeners") {
-            path10 = root;
+            path11 = root;
           } else {
-            path10 = root ? root.concat(branchName) : [branchName];
+            path11 = root ? root.concat(branchName) : [branchName];
           }
           isArrayPath = asArray || typeof branchName === "symbol";
-          hasListeners && events.push(isArrayPath ? path10 : path10.join(this.delimiter));
+          hasListeners && events.push(isArrayPath ? path11 : path11.join(this.delimiter));
           if (typeof branch === "object") {
-            collectTreeEvents.call(this, branch, events, path10, isArrayPath);
+            collectTreeEvents.call(this, branch, events, path11, isArrayPath);
           }
         }
         return events;
@@ -44768,13 +44768,13 @@ var require_config = __commonJS({
       };
     }
     function mergeConfigs(baseConfig, configFromURL, logger) {
-      function deepMerge(base, fromURL, path10 = []) {
+      function deepMerge(base, fromURL, path11 = []) {
         for (const key of Object.keys(fromURL)) {
           if (typeof fromURL[key] === "object") {
-            deepMerge(base, fromURL[key], path10.concat(key));
+            deepMerge(base, fromURL[key], path11.concat(key));
           } else {
             let baseAtPath = base;
-            for (const key2 of path10) {
+            for (const key2 of path11) {
               if (baseAtPath[key2] === void 0) {
                 baseAtPath[key2] = {};
               }
@@ -44782,7 +44782,7 @@ var require_config = __commonJS({
             }
             const baseAtKey = baseAtPath[key];
             if (baseAtKey !== void 0) {
-              const fullPath = path10.concat(key).join(".");
+              const fullPath = path11.concat(key).join(".");
               logger.warn({
                 module: "Config",
                 message: `"${fullPath}" is overridden by a URL parameter.`
@@ -48520,7 +48520,8 @@ var P = 12;
 var M = 1 << P;
 
 // targets/runtime/lib/runner.ts
-import * as path4 from "node:path";
+import * as path5 from "node:path";
+import { hostname } from "node:os";
 
 // targets/runtime/lib/ops/types.ts
 var END_OF_TIME = Number.POSITIVE_INFINITY;
@@ -48821,74 +48822,110 @@ var SessionAggOp = class {
   ctx;
   id;
   wm = Number.NEGATIVE_INFINITY;
-  keys = /* @__PURE__ */ new Map();
+  /** Partition key → its open sessions (disjoint, not sorted; usually one or two). */
+  parts = /* @__PURE__ */ new Map();
   heap = new MinHeap();
   seq = 0;
   sessionSeq = 0;
   push(row) {
     const t = row[this.cfg.timeIndex];
     const fns = this.cfg.fns;
-    const L = this.cfg.allowedLatenessMs;
-    const key = fns.keyOf(row);
-    let ks = this.keys.get(key);
-    let s = t;
-    let e = t + this.cfg.gapMs;
-    const touching = [];
-    if (ks !== void 0) {
-      for (const x of ks.sessions) {
-        if (x.s <= e && x.e >= s) touching.push(x);
-      }
-      for (const x of touching) {
-        if (x.s < s) s = x.s;
-        if (x.e > e) e = x.e;
+    const gk = fns.keyOf(row);
+    const pk = this.cfg.partitionOf === void 0 ? gk : this.cfg.partitionOf(row);
+    let list = this.parts.get(pk);
+    const lo = t;
+    const hi = t + this.cfg.gapMs;
+    let s = lo;
+    let e = hi;
+    let base = null;
+    let nTouching = 0;
+    if (list !== void 0) {
+      for (const x of list) {
+        if (x.s <= hi && x.e >= lo) {
+          nTouching++;
+          if (x.s < s) s = x.s;
+          if (x.e > e) e = x.e;
+          if (base === null || x.s < base.s) base = x;
+        }
       }
     }
-    if (e + L <= this.wm) {
+    if (e + this.cfg.allowedLatenessMs <= this.wm) {
       this.ctx.late(this.id, row, this.wm - t);
       return;
     }
-    if (ks === void 0) {
-      ks = { k: fns.keyVals(row), sessions: [] };
-      this.keys.set(key, ks);
+    if (list === void 0) {
+      list = [];
+      this.parts.set(pk, list);
     }
+    const nUpsert = base !== null && base.s === s ? base.groups.size : 0;
     let target;
-    if (touching.length === 1 && touching[0].s === s && touching[0].e === e) target = touching[0];
-    else {
-      target = { s, e, a: fns.create(), dead: false, seq: this.sessionSeq++ };
-      for (const x of touching) {
-        fns.merge(target.a, x.a);
-        x.dead = true;
+    let moved = true;
+    if (base === null) {
+      target = { s, e, groups: /* @__PURE__ */ new Map(), dead: false, seq: this.sessionSeq++ };
+      list.push(target);
+      this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
+    } else {
+      target = base;
+      if (nTouching > 1) {
+        for (const x of list) {
+          if (x === target || !(x.s <= hi && x.e >= lo)) continue;
+          for (const [k, g2] of x.groups) {
+            const into = target.groups.get(k);
+            if (into === void 0) target.groups.set(k, g2);
+            else fns.merge(into.a, g2.a);
+          }
+          x.dead = true;
+        }
+        this.parts.set(pk, list.filter((x) => !x.dead));
       }
-      ks.sessions = ks.sessions.filter((x) => !x.dead);
-      ks.sessions.push(target);
-      this.heap.push({ t: e, seq: target.seq, key, sess: target });
+      moved = target.s !== s || target.e !== e;
+      if (moved) {
+        target.s = s;
+        target.e = e;
+        target.seq = this.sessionSeq++;
+      }
     }
-    fns.add(target.a, row, this.seq++);
+    let g = target.groups.get(gk);
+    const known = g !== void 0;
+    if (g === void 0) {
+      g = { k: fns.keyVals(row), a: fns.create() };
+      target.groups.set(gk, g);
+    }
+    fns.add(g.a, row, this.seq++);
     if (this.cfg.emit === "changes") {
-      const r = fns.output(ks.k, target.s, target.e, target.a);
-      this.cfg.out(touching.some((x) => x.s === target.s) ? setRowKind(r, "+U") : r);
+      if (!moved) this.cfg.out(setRowKind(fns.output(g.k, s, e, g.a), known ? "+U" : "+I"));
+      else {
+        let i = 0;
+        for (const x of target.groups.values()) this.cfg.out(setRowKind(fns.output(x.k, s, e, x.a), i++ < nUpsert ? "+U" : "+I"));
+      }
     }
   }
   advance(wm) {
     if (wm <= this.wm) return;
     this.wm = wm;
     const L = this.cfg.allowedLatenessMs;
+    const fns = this.cfg.fns;
     for (; ; ) {
       const top = this.heap.peek();
       if (top === void 0 || top.t + L > wm) break;
       this.heap.pop();
       const sess = top.sess;
       if (sess.dead) continue;
+      if (sess.seq !== top.seq) {
+        this.heap.push({ t: sess.e, seq: sess.seq, part: top.part, sess });
+        continue;
+      }
       sess.dead = true;
-      const ks = this.keys.get(top.key);
-      if (this.cfg.emit === "on_window_close") this.cfg.out(this.cfg.fns.output(ks.k, sess.s, sess.e, sess.a));
-      ks.sessions = ks.sessions.filter((x) => x !== sess);
-      if (ks.sessions.length === 0) this.keys.delete(top.key);
+      if (this.cfg.emit === "on_window_close") for (const g of sess.groups.values()) this.cfg.out(fns.output(g.k, sess.s, sess.e, g.a));
+      const list = this.parts.get(top.part);
+      if (list.length === 1) this.parts.delete(top.part);
+      else list.splice(list.indexOf(sess), 1);
     }
   }
+  /** Accumulators held: one per group key per open session. */
   stateSize() {
     let n = 0;
-    for (const ks of this.keys.values()) n += ks.sessions.length;
+    for (const list of this.parts.values()) for (const x of list) n += x.groups.size;
     return n;
   }
   snapshot() {
@@ -48896,7 +48933,7 @@ var SessionAggOp = class {
       wm: this.wm,
       seq: this.seq,
       sessionSeq: this.sessionSeq,
-      keys: [...this.keys].map(([key, ks]) => [key, ks.k, ks.sessions.map((x) => [x.s, x.e, x.a, x.seq])])
+      parts: [...this.parts].map(([pk, list]) => [pk, list.map((x) => [x.s, x.e, x.seq, [...x.groups].map(([k, g]) => [k, g.k, g.a])])])
     };
   }
   restore(state) {
@@ -48904,12 +48941,12 @@ var SessionAggOp = class {
     this.wm = st.wm;
     this.seq = st.seq;
     this.sessionSeq = st.sessionSeq;
-    this.keys.clear();
+    this.parts.clear();
     this.heap = new MinHeap();
-    for (const [key, k, sessions] of st.keys) {
-      const ks = { k, sessions: sessions.map(([s, e, a, seq]) => ({ s, e, a, seq, dead: false })) };
-      this.keys.set(key, ks);
-      for (const sess of ks.sessions) this.heap.push({ t: sess.e, seq: sess.seq, key, sess });
+    for (const [pk, sessions] of st.parts) {
+      const list = sessions.map(([s, e, seq, groups]) => ({ s, e, seq, dead: false, groups: new Map(groups.map(([k, kv, a]) => [k, { k: kv, a }])) }));
+      this.parts.set(pk, list);
+      for (const sess of list) this.heap.push({ t: sess.e, seq: sess.seq, part: pk, sess });
     }
   }
 };
@@ -49431,27 +49468,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path10) {
-  let normalized = normalize(path10);
+function cleanPath(path11) {
+  let normalized = normalize(path11);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path10, separator) {
-  return path10.replace(SLASHES_REGEX, separator);
+function convertSlashes(path11, separator) {
+  return path11.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path10) {
-  return path10 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path10);
+function isRootDirectory(path11) {
+  return path11 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path11);
 }
-function normalizePath(path10, options) {
+function normalizePath(path11, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path10.includes("/") || path10.startsWith(".");
-  if (resolvePaths) path10 = resolve(path10);
-  if (normalizePath$1 || pathNeedsCleaning) path10 = cleanPath(path10);
-  if (path10 === ".") return "";
-  const needsSeperator = path10[path10.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path10 + pathSeparator : path10, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path11.includes("/") || path11.startsWith(".");
+  if (resolvePaths) path11 = resolve(path11);
+  if (normalizePath$1 || pathNeedsCleaning) path11 = cleanPath(path11);
+  if (path11 === ".") return "";
+  const needsSeperator = path11[path11.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path11 + pathSeparator : path11, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -49488,8 +49525,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path10 = directoryPath || ".";
-  if (filters.every((filter) => filter(path10, true))) paths.push(path10);
+  const path11 = directoryPath || ".";
+  if (filters.every((filter) => filter(path11, true))) paths.push(path11);
 };
 var empty$2 = () => {
 };
@@ -49541,26 +49578,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path10, state, callback$1) {
-  const { queue, fs: fs6, options: { suppressErrors } } = state;
+var resolveSymlinksAsync = function(path11, state, callback$1) {
+  const { queue, fs: fs7, options: { suppressErrors } } = state;
   queue.enqueue();
-  fs6.realpath(path10, (error, resolvedPath) => {
+  fs7.realpath(path11, (error, resolvedPath) => {
     if (error) return queue.dequeue(suppressErrors ? null : error, state);
-    fs6.stat(resolvedPath, (error$1, stat2) => {
+    fs7.stat(resolvedPath, (error$1, stat2) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat2.isDirectory() && isRecursive(path10, resolvedPath, state)) return queue.dequeue(null, state);
+      if (stat2.isDirectory() && isRecursive(path11, resolvedPath, state)) return queue.dequeue(null, state);
       callback$1(stat2, resolvedPath);
       queue.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path10, state, callback$1) {
-  const { queue, fs: fs6, options: { suppressErrors } } = state;
+var resolveSymlinks = function(path11, state, callback$1) {
+  const { queue, fs: fs7, options: { suppressErrors } } = state;
   queue.enqueue();
   try {
-    const resolvedPath = fs6.realpathSync(path10);
-    const stat2 = fs6.statSync(resolvedPath);
-    if (stat2.isDirectory() && isRecursive(path10, resolvedPath, state)) return;
+    const resolvedPath = fs7.realpathSync(path11);
+    const stat2 = fs7.statSync(resolvedPath);
+    if (stat2.isDirectory() && isRecursive(path11, resolvedPath, state)) return;
     callback$1(stat2, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -49570,9 +49607,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path10, resolved, state) {
+function isRecursive(path11, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path10);
+  let parent = dirname(path11);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -49580,7 +49617,7 @@ function isRecursive(path10, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path10, resolved);
+  state.symlinks.set(path11, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -49629,22 +49666,22 @@ var readdirOpts = { withFileTypes: true };
 var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
   state.queue.enqueue();
   if (currentDepth < 0) return state.queue.dequeue(null, state);
-  const { fs: fs6 } = state;
+  const { fs: fs7 } = state;
   state.visited.push(crawlPath);
   state.counts.directories++;
-  fs6.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+  fs7.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
     callback$1(entries, directoryPath, currentDepth);
     state.queue.dequeue(state.options.suppressErrors ? null : error, state);
   });
 };
 var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-  const { fs: fs6 } = state;
+  const { fs: fs7 } = state;
   if (currentDepth < 0) return;
   state.visited.push(crawlPath);
   state.counts.directories++;
   let entries = [];
   try {
-    entries = fs6.readdirSync(crawlPath || ".", readdirOpts);
+    entries = fs7.readdirSync(crawlPath || ".", readdirOpts);
   } catch (e) {
     if (!state.options.suppressErrors) throw e;
   }
@@ -49752,19 +49789,19 @@ var Walker = class {
         const filename = this.joinPath(entry.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry.isDirectory()) {
-        let path10 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry.name, path10)) continue;
-        this.pushDirectory(path10, paths, filters);
-        this.walkDirectory(this.state, path10, path10, depth - 1, this.walk);
+        let path11 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry.name, path11)) continue;
+        this.pushDirectory(path11, paths, filters);
+        this.walkDirectory(this.state, path11, path11, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-        let path10 = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path10, this.state, (stat2, resolvedPath) => {
+        let path11 = joinPathWithBasePath(entry.name, directoryPath);
+        this.resolveSymlink(path11, this.state, (stat2, resolvedPath) => {
           if (stat2.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path10 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path10 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path11 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path11 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path10;
+            resolvedPath = useRealPaths ? resolvedPath : path11;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -49930,7 +49967,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path10) => isMatch(path10));
+    this.options.filters.push((path11) => isMatch(path11));
     return this;
   }
 };
@@ -50005,19 +50042,19 @@ function buildRelative(cwd, root) {
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
-function ensureNonDriveRelativePath(path10) {
-  return path10.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path11) {
+  return path11.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path10) {
+function splitPattern(path11) {
   var _result$parts;
-  const result = import_picomatch.default.scan(path10, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path10];
+  const result = import_picomatch.default.scan(path11, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path11];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path10) => path10.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path10) => path10.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path11) => path11.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path11) => path11.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -50124,13 +50161,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
-      const path10 = format(p, isDirectory);
-      const matches = matcher(path10) && !ignore(path10);
-      if (matches) log(`matched ${path10}`);
+      const path11 = format(p, isDirectory);
+      const matches = matcher(path11) && !ignore(path11);
+      if (matches) log(`matched ${path11}`);
       return matches;
     } : (p, isDirectory) => {
-      const path10 = format(p, isDirectory);
-      return matcher(path10) && !ignore(path10);
+      const path11 = format(p, isDirectory);
+      return matcher(path11) && !ignore(path11);
     }],
     exclude: debug ? (_, p) => {
       const skipped = excludePredicate(_, p);
@@ -52327,32 +52364,32 @@ function parseFloat16(bytes) {
 }
 
 // node_modules/hyparquet/src/schema.js
-function schemaTree(schema, rootIndex, path10) {
+function schemaTree(schema, rootIndex, path11) {
   const element = schema[rootIndex];
   const children = [];
   let count = 1;
   if (element.num_children) {
     while (children.length < element.num_children) {
       const childElement = schema[rootIndex + count];
-      const child = schemaTree(schema, rootIndex + count, [...path10, childElement.name]);
+      const child = schemaTree(schema, rootIndex + count, [...path11, childElement.name]);
       count += child.count;
       children.push(child);
     }
   }
-  return { count, element, children, path: path10 };
+  return { count, element, children, path: path11 };
 }
 function getSchemaPath(schema, name) {
   return getTreePath(schemaTree(schema, 0, []), name);
 }
 function getTreePath(tree, name) {
-  const path10 = [tree];
+  const path11 = [tree];
   for (const part of name) {
     const child = tree.children.find((child2) => child2.element.name === part);
     if (!child) throw new Error(`parquet schema element not found: ${name}`);
-    path10.push(child);
+    path11.push(child);
     tree = child;
   }
-  return path10;
+  return path11;
 }
 function getPhysicalColumns(schemaTree3) {
   const columns = [];
@@ -53090,7 +53127,7 @@ function pathsNeededForFilter(filter) {
   return [...new Set(paths)];
 }
 function columnsNeededForFilter(filter) {
-  return [...new Set(pathsNeededForFilter(filter).map((path10) => path10.split(".")[0]))];
+  return [...new Set(pathsNeededForFilter(filter).map((path11) => path11.split(".")[0]))];
 }
 function matchFilter(record, filter, strict = true) {
   if ("$and" in filter && Array.isArray(filter.$and)) {
@@ -53295,9 +53332,9 @@ function unionRanges(a, b) {
   }
   return out;
 }
-function resolve3(record, path10) {
+function resolve3(record, path11) {
   let value = record;
-  for (const part of path10.split(".")) {
+  for (const part of path11.split(".")) {
     value = value?.[part];
   }
   return value;
@@ -53957,7 +53994,7 @@ function assembleLists(output, definitionLevels, repetitionLevels, values, schem
   return output;
 }
 function assembleNested(subcolumnData, schema, parsers, depth = 0) {
-  const path10 = schema.path.join(".");
+  const path11 = schema.path.join(".");
   const optional2 = schema.element.repetition_type === "OPTIONAL";
   const nextDepth = optional2 ? depth + 1 : depth;
   if (isListLike(schema)) {
@@ -53972,7 +54009,7 @@ function assembleNested(subcolumnData, schema, parsers, depth = 0) {
     const values = subcolumnData.get(subcolumn);
     if (!values) throw new Error("parquet list column missing values");
     if (optional2) flattenAtDepth(values, depth);
-    subcolumnData.set(path10, values);
+    subcolumnData.set(path11, values);
     subcolumnData.delete(subcolumn);
     return;
   }
@@ -53980,8 +54017,8 @@ function assembleNested(subcolumnData, schema, parsers, depth = 0) {
     const mapName = schema.children[0].element.name;
     assembleNested(subcolumnData, schema.children[0].children[0], parsers, nextDepth + 1);
     assembleNested(subcolumnData, schema.children[0].children[1], parsers, nextDepth + 1);
-    const keys = subcolumnData.get(`${path10}.${mapName}.key`);
-    const values = subcolumnData.get(`${path10}.${mapName}.value`);
+    const keys = subcolumnData.get(`${path11}.${mapName}.key`);
+    const values = subcolumnData.get(`${path11}.${mapName}.value`);
     if (!keys) throw new Error("parquet map column missing keys");
     if (!values) throw new Error("parquet map column missing values");
     if (keys.length !== values.length) {
@@ -53989,9 +54026,9 @@ function assembleNested(subcolumnData, schema, parsers, depth = 0) {
     }
     const out = assembleMaps(keys, values, nextDepth);
     if (optional2) flattenAtDepth(out, depth);
-    subcolumnData.delete(`${path10}.${mapName}.key`);
-    subcolumnData.delete(`${path10}.${mapName}.value`);
-    subcolumnData.set(path10, out);
+    subcolumnData.delete(`${path11}.${mapName}.key`);
+    subcolumnData.delete(`${path11}.${mapName}.value`);
+    subcolumnData.set(path11, out);
     return;
   }
   if (schema.children.length) {
@@ -54011,7 +54048,7 @@ function assembleNested(subcolumnData, schema, parsers, depth = 0) {
       inverted = decodeVariantColumn(inverted, parsers);
     }
     if (optional2) flattenAtDepth(inverted, depth);
-    subcolumnData.set(path10, inverted);
+    subcolumnData.set(path11, inverted);
   }
 }
 function flattenAtDepth(arr, depth) {
@@ -56762,32 +56799,32 @@ function writePlainByteArrayFixed(writer, values, fixedLength) {
 }
 
 // node_modules/hyparquet-writer/node_modules/hyparquet/src/schema.js
-function schemaTree2(schema, rootIndex, path10) {
+function schemaTree2(schema, rootIndex, path11) {
   const element = schema[rootIndex];
   const children = [];
   let count = 1;
   if (element.num_children) {
     while (children.length < element.num_children) {
       const childElement = schema[rootIndex + count];
-      const child = schemaTree2(schema, rootIndex + count, [...path10, childElement.name]);
+      const child = schemaTree2(schema, rootIndex + count, [...path11, childElement.name]);
       count += child.count;
       children.push(child);
     }
   }
-  return { count, element, children, path: path10 };
+  return { count, element, children, path: path11 };
 }
 function getSchemaPath2(schema, name) {
   return getTreePath2(schemaTree2(schema, 0, []), name);
 }
 function getTreePath2(tree, name) {
-  const path10 = [tree];
+  const path11 = [tree];
   for (const part of name) {
     const child = tree.children.find((child2) => child2.element.name === part);
     if (!child) throw new Error(`parquet schema element not found: ${name}`);
-    path10.push(child);
+    path11.push(child);
     tree = child;
   }
-  return path10;
+  return path11;
 }
 function getMaxDefinitionLevel2(schemaPath) {
   let maxLevel = 0;
@@ -57442,10 +57479,10 @@ function getMaxRepetitionLevel2(schemaPath) {
 function schemaPathResolver(schema) {
   const root = parquetSchema2({ schema });
   const childrenByName = /* @__PURE__ */ new Map();
-  return (path10) => {
+  return (path11) => {
     let tree = root;
     const schemaPath = [tree];
-    for (const part of path10) {
+    for (const part of path11) {
       let children = childrenByName.get(tree);
       if (!children) {
         children = /* @__PURE__ */ new Map();
@@ -57455,7 +57492,7 @@ function schemaPathResolver(schema) {
         childrenByName.set(tree, children);
       }
       const child = children.get(part);
-      if (!child) throw new Error(`parquet schema element not found: ${path10}`);
+      if (!child) throw new Error(`parquet schema element not found: ${path11}`);
       schemaPath.push(child);
       tree = child;
     }
@@ -58813,8 +58850,8 @@ function writeMetadata(writer, metadata, statisticsTruncateLength) {
   serializeTCompactProtocol(writer, compact);
   const metadataLength = writer.offset - metadataStart;
   writer.appendUint32(metadataLength);
-  function schemaElement(path10) {
-    const tree = resolveSchemaPath(path10);
+  function schemaElement(path11) {
+    const tree = resolveSchemaPath(path11);
     return tree[tree.length - 1].element;
   }
 }
@@ -59169,14 +59206,14 @@ function getLeafSchemaPaths(schemaPath) {
   const leaves = [];
   dfs(schemaPath);
   return leaves;
-  function dfs(path10) {
-    const node = path10[path10.length - 1];
+  function dfs(path11) {
+    const node = path11[path11.length - 1];
     if (!node.children.length) {
-      leaves.push(path10);
+      leaves.push(path11);
       return;
     }
     for (const child of node.children) {
-      dfs([...path10, child]);
+      dfs([...path11, child]);
     }
   }
 }
@@ -59632,6 +59669,7 @@ function prometheusText(m, now) {
   family("pipec_consumer_lag_records", "gauge", "Records the source is behind its upstream.", [...m.lag()].map(([s, v]) => [lbl("source", s), v.records]));
   family("pipec_consumer_lag_seconds", "gauge", "Seconds the source is behind its upstream.", [...m.lag()].map(([s, v]) => [lbl("source", s), v.seconds]));
   family("pipec_state_entries", "gauge", "State entries held per operator (groups x panes, sessions, join rows).", [...m.stateSize()].map(([s, v]) => [lbl("operator", s), v]));
+  family("pipec_ignored_retractions_total", "counter", "Retractions (-U/-D) of groups a GROUP BY no longer holds (evicted by state_ttl): their rows stay in the output.", [...m.ignoredRetractions()].map(([s, v]) => [lbl("operator", s), v]));
   family("pipec_checkpoints_total", "counter", "Checkpoints completed.", [[p, m.checkpoints]]);
   family("pipec_checkpoint_duration_seconds", "gauge", "Duration of the last checkpoint.", [[p, m.lastCheckpointMs / 1e3]]);
   family("pipec_checkpoint_size_bytes", "gauge", "Size of the last checkpoint.", [[p, m.lastCheckpointBytes]]);
@@ -59685,8 +59723,161 @@ function statusLine(m, prevIn, prevOut, dtMs, now) {
   return { text, totalIn, totalOut };
 }
 
+// targets/runtime/lib/watermark-graph.ts
+var WatermarkGraph = class {
+  /** `scanWatermark(sourceId)` is asked once per scan node for the reader of its watermark. */
+  constructor(graph, scanWatermark) {
+    this.graph = graph;
+    this.out = new Float64Array(graph.length).fill(Number.NEGATIVE_INFINITY);
+    const posOf = new Map(graph.map((g, i) => [g.id, i]));
+    this.inputPos = graph.map((g) => g.inputs.map((i) => posOf.get(i)));
+    this.scanWm = graph.map((g) => g.source !== void 0 ? scanWatermark(g.source) : null);
+  }
+  graph;
+  /** Watermarks by graph position. */
+  out;
+  inputPos;
+  /** Per graph position: the scan's watermark reader, or null for an operator. */
+  scanWm;
+  propagate() {
+    const graph = this.graph;
+    const out = this.out;
+    for (let gi = 0; gi < graph.length; gi++) {
+      const scan = this.scanWm[gi];
+      let w;
+      if (scan !== null) w = scan();
+      else {
+        w = Number.POSITIVE_INFINITY;
+        const ins = this.inputPos[gi];
+        for (let j = 0; j < ins.length; j++) {
+          const x = out[ins[j]];
+          if (x < w) w = x;
+        }
+      }
+      const node = graph[gi].node;
+      if (node !== void 0 && w > out[gi]) node.advance(w);
+      out[gi] = w;
+    }
+  }
+  /** After a restore: scans start from their watermarks (operators restored their own). */
+  seedScans() {
+    for (let gi = 0; gi < this.graph.length; gi++) {
+      const scan = this.scanWm[gi];
+      if (scan !== null) this.out[gi] = scan();
+    }
+  }
+};
+
+// targets/runtime/lib/partition-tasks.ts
+var PartitionTask = class {
+  constructor(index, clock, epoch, sourceId, instantiate, onLate) {
+    this.index = index;
+    this.clock = clock;
+    this.epoch = epoch;
+    this.instance = instantiate(this.ops, (opId, row, lateBy) => {
+      onLate(opId);
+      this.instance.late[opId]?.(row, lateBy);
+    });
+    this.emit = this.instance.emit[sourceId];
+    this.graph = new WatermarkGraph(this.instance.graph, () => () => this.wm);
+  }
+  index;
+  clock;
+  epoch;
+  ops = [];
+  emit;
+  /** The task's watermark: monotonic, from its partition's clock. */
+  wm = Number.NEGATIVE_INFINITY;
+  instance;
+  graph;
+  /** Moves the task's watermark to `w` if that is forward; fires what it closes. */
+  advanceTo(w) {
+    if (w <= this.wm) return;
+    this.wm = w;
+    this.graph.propagate();
+  }
+  snapshot(next, released) {
+    return {
+      epoch: this.epoch,
+      released,
+      next,
+      maxTs: this.clock.maxTs,
+      done: this.clock.done,
+      wm: this.wm,
+      operators: Object.fromEntries(this.ops.map((o) => [o.id, encodeState(o.snapshot())]))
+    };
+  }
+  /** Continues from another holder's entry (or this member's own, after a restart). */
+  restore(e) {
+    for (const op of this.ops) if (e.operators[op.id] !== void 0) op.restore(decodeState(e.operators[op.id]));
+    this.clock.maxTs = e.maxTs;
+    this.clock.done = e.done;
+    this.wm = e.wm;
+    this.graph.seedScans();
+  }
+};
+function partitionWatermark(p, timed, delayMs, now) {
+  if (p.done) return Number.POSITIVE_INFINITY;
+  if (!timed) return Number.NEGATIVE_INFINITY;
+  if (p.idle) return now - delayMs;
+  return p.maxTs - delayMs;
+}
+
+// targets/runtime/lib/member-store.ts
+import * as fs4 from "node:fs";
+import * as path4 from "node:path";
+var HandoverError = class extends Error {
+};
+function checkMemberId(id) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
+    throw new HandoverError(`member id '${id}' must be 1\u2013128 letters, digits, '.', '_' or '-' (it names the member's checkpoint directory)`);
+  }
+  return id;
+}
+function memberDir(root, member) {
+  return path4.join(root, "members", member);
+}
+function newer(a, b) {
+  if (a.epoch !== b.epoch) return a.epoch > b.epoch;
+  return (a.next ?? -1) > (b.next ?? -1);
+}
+var MemberStore = class {
+  constructor(root, member) {
+    this.root = root;
+    this.member = member;
+  }
+  root;
+  member;
+  /** The newest entry of `partition` across every member's last checkpoint, or null. */
+  latest(partition) {
+    const membersRoot = path4.join(this.root, "members");
+    let names;
+    try {
+      names = fs4.readdirSync(membersRoot);
+    } catch {
+      return null;
+    }
+    let best = null;
+    for (const m of names.sort()) {
+      const doc = readDoc(path4.join(membersRoot, m, "checkpoint.json"));
+      const e = doc?.tasks?.[partition];
+      if (doc && e && (best === null || newer(e, best.entry))) best = { member: m, fingerprint: doc.fingerprint, entry: e };
+    }
+    return best;
+  }
+};
+function readDoc(file) {
+  try {
+    return JSON.parse(fs4.readFileSync(file, "utf8"));
+  } catch (e) {
+    if (e.code === "ENOENT") return null;
+    throw new HandoverError(`cannot read ${file}: ${e.message}`);
+  }
+}
+
 // targets/runtime/lib/runner.ts
 var BATCH = 512;
+var HANDOVER_TIMEOUT_MS = 15e3;
 async function runPipelineDef(def, opts) {
   const err = opts.stderr ?? ((t) => void process.stderr.write(t));
   let stdoutClosed = false;
@@ -59713,6 +59904,11 @@ async function runPipelineDef(def, opts) {
     late: /* @__PURE__ */ new Map(),
     recordsOut: () => new Map([...sinks2.values()].map((s) => [s.def.name, s.rowsOut])),
     stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    ignoredRetractions: () => {
+      const m = /* @__PURE__ */ new Map();
+      for (const o of allOps()) if (o instanceof GroupAggOp) m.set(o.id, (m.get(o.id) ?? 0) + o.ignoredRetractions);
+      return m;
+    },
     lag: () => new Map(srcs.flatMap((s) => s.src.lag ? [[s.src.def.name, s.src.lag()]] : [])),
     gauges: () => new Map(srcs.flatMap((s) => s.src.gauges ? [[s.src.def.name, s.src.gauges()]] : [])),
     checkpoints: 0,
@@ -59720,6 +59916,24 @@ async function runPipelineDef(def, opts) {
     lastCheckpointMs: 0,
     lastCheckpointBytes: 0
   };
+  const scaleOut = def.options.scale_out === "partitions";
+  let member = null;
+  let store = null;
+  if (scaleOut) {
+    if (!opts.checkpointDir) {
+      err(`pipec: pipeline '${def.name}' scales out (scale_out = 'partitions'): give it a checkpoint directory shared by its members (--checkpoint-dir)
+`);
+      return { exitCode: 2 };
+    }
+    try {
+      member = checkMemberId(opts.memberId ?? opts.env.PIPEC_MEMBER_ID ?? hostname());
+    } catch (e) {
+      err(`pipec: ${e.message}
+`);
+      return { exitCode: 2 };
+    }
+    store = new MemberStore(path5.resolve(opts.checkpointDir), member);
+  }
   let checkpointRequested = false;
   const connCtx = {
     baseDir: opts.baseDir,
@@ -59732,7 +59946,8 @@ async function runPipelineDef(def, opts) {
     requestCheckpoint: () => {
       checkpointRequested = true;
     },
-    checkpointDir: opts.checkpointDir ? path4.resolve(opts.checkpointDir) : null
+    checkpointDir: store ? memberDir(store.root, member) : opts.checkpointDir ? path5.resolve(opts.checkpointDir) : null,
+    member
   };
   for (const s of def.sinks) {
     if (opts.discardSinks) {
@@ -59753,31 +59968,41 @@ async function runPipelineDef(def, opts) {
       return { exitCode: 2 };
     }
   }
-  let instance;
-  const opCtx = {
-    late: (opId, row, lateBy) => {
-      metrics.late.set(opId, (metrics.late.get(opId) ?? 0) + 1);
-      instance.late[opId]?.(row, lateBy);
-    },
-    now
-  };
-  const builders = {
-    sink: (id) => sinks2.get(id),
-    windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
-    sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
-    groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
-    intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
-    normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
-    temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now }))
-  };
-  function track(op) {
-    ops.push(op);
-    metrics.late.set(op.id, 0);
-    return op;
+  const countLate = (opId) => void metrics.late.set(opId, (metrics.late.get(opId) ?? 0) + 1);
+  function instantiate(into, late) {
+    const opCtx = { late, now };
+    const track = (op) => {
+      into.push(op);
+      if (op instanceof WindowAggOp || op instanceof SessionAggOp) metrics.late.set(op.id, metrics.late.get(op.id) ?? 0);
+      return op;
+    };
+    const builders = {
+      sink: (id) => sinks2.get(id),
+      windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
+      sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
+      groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
+      intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
+      normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
+      temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now }))
+    };
+    return def.instantiate(builders);
   }
-  instance = def.instantiate(builders);
-  for (const op of ops) if (!(op instanceof WindowAggOp || op instanceof SessionAggOp)) metrics.late.delete(op.id);
-  const dlPath = path4.resolve(opts.baseDir, def.options.dead_letter_path ?? `${def.name}.dead-letters.ndjson`);
+  let instance = null;
+  if (!scaleOut) {
+    instance = instantiate(ops, (opId, row, lateBy) => {
+      countLate(opId);
+      instance.late[opId]?.(row, lateBy);
+    });
+  }
+  const tasks = [];
+  const liveTasks = () => tasks.filter((t) => t !== void 0);
+  const allOps = () => scaleOut ? liveTasks().flatMap((t) => t.ops) : ops;
+  metrics.stateSize = () => {
+    const m = /* @__PURE__ */ new Map();
+    for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
+    return m;
+  };
+  const dlPath = path5.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
   const deadFile = new TruncatingFile(dlPath);
   let deadOpened = false;
   let deadProgress = null;
@@ -59793,12 +60018,17 @@ async function runPipelineDef(def, opts) {
   let wmDirty = false;
   for (const sdef of def.sources) {
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
-    const rt = { id: sdef.id, src: null, clock, parts: [], emit: instance.emit[sdef.id], records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
+    const rt = { id: sdef.id, src: null, clock, parts: [], emit: instance ? instance.emit[sdef.id] : () => {
+    }, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
     const ti = sdef.timeIndex;
     const name = sdef.name;
     const sink = {
       row: (p, row) => {
         rt.records++;
+        if (scaleOut) {
+          taskRow(rt, p, row, sink);
+          return;
+        }
         if (ti >= 0) {
           const ts = row[ti];
           if (ts === null) {
@@ -59865,32 +60095,98 @@ async function runPipelineDef(def, opts) {
     const x = pos[part];
     return x?.line !== void 0 ? { file: part, line: x.line } : { partition: part, offset: x?.offset ?? pos.next ?? 0 };
   }
-  const graph = instance.graph;
-  const outWm = new Float64Array(graph.length).fill(Number.NEGATIVE_INFINITY);
-  const posOf = new Map(graph.map((g, i) => [g.id, i]));
-  const inputPos = graph.map((g) => g.inputs.map((i) => posOf.get(i)));
-  const srcOf = graph.map((g) => g.source !== void 0 ? bySourceId.get(g.source) : null);
   const srcWm = (s) => s.timed ? s.clock.wm : s.clock.allDone ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  const wmGraph = instance ? new WatermarkGraph(instance.graph, (sourceId) => {
+    const s = bySourceId.get(sourceId);
+    return () => srcWm(s);
+  }) : null;
   function propagate() {
     wmDirty = false;
-    for (let gi = 0; gi < graph.length; gi++) {
-      const s = srcOf[gi];
-      let w;
-      if (s !== null) w = srcWm(s);
-      else {
-        w = Number.POSITIVE_INFINITY;
-        const ins = inputPos[gi];
-        for (let j = 0; j < ins.length; j++) {
-          const x = outWm[ins[j]];
-          if (x < w) w = x;
-        }
-      }
-      const node = graph[gi].node;
-      if (node !== void 0 && w > outWm[gi]) node.advance(w);
-      outWm[gi] = w;
-    }
+    if (wmGraph) wmGraph.propagate();
+    else for (const t of liveTasks()) advanceTask(t);
   }
-  const ckDir = opts.checkpointDir ? path4.resolve(opts.checkpointDir) : null;
+  const taskSource = scaleOut ? srcs[0] : null;
+  if (taskSource && (srcs.length !== 1 || !taskSource.src.takeAssignmentChange || !taskSource.src.startPartition)) {
+    err(`pipec: pipeline '${def.name}' scales out by partition: it must read exactly one Kafka source
+`);
+    for (const s of srcs) await s.src.close().catch(() => {
+    });
+    return { exitCode: 2 };
+  }
+  function advanceTask(t) {
+    const rt = taskSource;
+    t.advanceTo(partitionWatermark(t.clock, rt.timed, rt.clock.delayMs, batchNow));
+  }
+  function taskRow(rt, p, row, out2) {
+    const t = tasks[p];
+    if (t === void 0) throw new Error(`internal: a row of partition ${rt.parts[p].id} has no task on member '${member}'`);
+    const ti = rt.src.def.timeIndex;
+    if (ti < 0) {
+      t.emit(row);
+      return;
+    }
+    const ts = row[ti];
+    if (ts === null) {
+      const kind = rowKind(row);
+      if (kind === "-U" || kind === "-D") t.emit(row);
+      else out2.dead(coordsOf(rt, p), `watermark column ${rt.src.def.columns[ti].name} is NULL`, jsonAny(row));
+      return;
+    }
+    t.emit(row);
+    const part = t.clock;
+    if (ts > part.maxTs || part.idle) {
+      rt.clock.observe(part, ts, batchNow);
+      advanceTask(t);
+    } else part.lastSeen = batchNow;
+  }
+  const partitionId = (p) => taskSource.parts[p].id;
+  const releasedEntries = {};
+  const awaiting = /* @__PURE__ */ new Map();
+  let lastHandoverLook = 0;
+  async function handOver() {
+    const rt = taskSource;
+    const change = rt.src.takeAssignmentChange?.() ?? null;
+    if (change !== null) {
+      let released = false;
+      for (const p of change.revoked) {
+        awaiting.delete(p);
+        const t = tasks[p];
+        if (t === void 0) continue;
+        releasedEntries[partitionId(p)] = t.snapshot(rt.src.partitionPosition?.(p) ?? null, true);
+        tasks[p] = void 0;
+        released = true;
+      }
+      if (released) await checkpoint(false);
+      for (const p of change.added) awaiting.set(p, now() + HANDOVER_TIMEOUT_MS);
+    }
+    if (awaiting.size === 0 || now() - lastHandoverLook < 100) return;
+    lastHandoverLook = now();
+    const started = [];
+    for (const [p, deadline] of awaiting) {
+      const pid = partitionId(p);
+      const found = store.latest(pid);
+      if (found && !found.entry.released && found.member !== member) {
+        if (now() < deadline) continue;
+        err(`pipec: member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1e3} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)
+`);
+      }
+      if (found && found.fingerprint !== def.fingerprint) {
+        throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
+      }
+      const t = new PartitionTask(p, rt.parts[p], (found?.entry.epoch ?? 0) + 1, rt.id, instantiate, countLate);
+      if (found) t.restore(found.entry);
+      t.clock.idle = false;
+      t.clock.lastSeen = now();
+      tasks[p] = t;
+      delete releasedEntries[pid];
+      awaiting.delete(p);
+      started.push([p, found?.entry.next ?? null]);
+    }
+    if (started.length === 0) return;
+    for (const [p, next] of started) await rt.src.startPartition(p, next);
+    await checkpoint(false);
+  }
+  const ckDir = connCtx.checkpointDir;
   let ckSeq = 0;
   const resumed = ckDir ? readCheckpoint(ckDir) : null;
   if (resumed) {
@@ -59917,8 +60213,10 @@ async function runPipelineDef(def, opts) {
     for (const s of srcs) {
       const st = resumed.sources[s.id];
       if (!st) continue;
-      s.src.seek(decodeState(st.position));
-      s.clock.restore(decodeState(st.clock), t);
+      if (!scaleOut) {
+        s.src.seek(decodeState(st.position));
+        s.clock.restore(decodeState(st.clock), t);
+      }
       s.records = st.records;
       s.dead = st.dead;
     }
@@ -59926,9 +60224,11 @@ async function runPipelineDef(def, opts) {
     for (const [id, n] of Object.entries(resumed.late)) metrics.late.set(id, n);
     deadProgress = resumed.deadLetters?.bytes ?? null;
     if (deadProgress !== null) openDead();
-    graph.forEach((g, gi) => {
-      if (srcOf[gi]) outWm[gi] = srcWm(srcOf[gi]);
-    });
+    wmGraph?.seedScans();
+    if (scaleOut && resumed.tasks) {
+      for (const [pid, e] of Object.entries(resumed.tasks)) releasedEntries[pid] = { ...e, released: true };
+      writeCheckpoint(ckDir, { ...resumed, tasks: releasedEntries });
+    }
   }
   for (const [id, s] of sinks2) {
     try {
@@ -59940,6 +60240,11 @@ async function runPipelineDef(def, opts) {
       });
       return { exitCode: 2 };
     }
+  }
+  function taskEntries(releaseAll) {
+    const out2 = { ...releasedEntries };
+    for (const t of liveTasks()) out2[partitionId(t.index)] = t.snapshot(taskSource.src.partitionPosition?.(t.index) ?? null, releaseAll);
+    return out2;
   }
   async function checkpoint(finished) {
     const t0 = performance.now();
@@ -59955,6 +60260,7 @@ async function runPipelineDef(def, opts) {
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }])
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
+      ...scaleOut ? { member, tasks: taskEntries(finished || stopping) } : {},
       sinks: sinkProgress,
       deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
       late: Object.fromEntries(metrics.late)
@@ -60008,6 +60314,7 @@ async function runPipelineDef(def, opts) {
     propagate();
     for (; ; ) {
       if (stopping || stdoutClosed) break;
+      if (scaleOut) await handOver();
       let produced = 0;
       batchNow = now();
       for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
@@ -60015,7 +60322,7 @@ async function runPipelineDef(def, opts) {
       if (t - lastTick >= 50) {
         lastTick = t;
         for (const s of srcs) if (s.clock.tick(t)) wmDirty = true;
-        for (const op of ops) op.tick?.(t);
+        for (const op of allOps()) op.tick?.(t);
       }
       if (wmDirty) propagate();
       for (const s of srcs) if (metrics.watermarks.has(s.src.def.name)) metrics.watermarks.set(s.src.def.name, s.clock.wm);
@@ -60982,7 +61289,7 @@ function sourceOptions(name, o, env, pipeline) {
     maxBytesPerPartition: o["fetch.max_bytes"] !== void 0 ? Number(o["fetch.max_bytes"]) : 1 << 20
   };
 }
-function sinkOptions(name, o, env, pipeline) {
+function sinkOptions(name, o, env, pipeline, member) {
   if (!o.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
   const delivery = o.delivery ?? "at-least-once";
   if (delivery !== "at-least-once" && delivery !== "exactly-once") {
@@ -60997,7 +61304,8 @@ function sinkOptions(name, o, env, pipeline) {
     acks = -1;
     idempotent = true;
   }
-  const transactionalId = o.transactional_id ?? `pipec-${pipeline !== void 0 ? pipeline + "-" : ""}${name}`;
+  const base = o.transactional_id ?? `pipec-${pipeline !== void 0 ? pipeline + "-" : ""}${name}`;
+  const transactionalId = member !== void 0 && member !== null ? `${base}-${member}` : base;
   return {
     brokers: brokersOf(o, env),
     topic: o.topic,
@@ -61018,6 +61326,7 @@ var KafkaSource = class {
     this.out = out;
     this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
+    this.defer = cfg.deferNewPartitions ?? false;
     this.wantMeta = def.columns.some((c) => c.meta !== void 0);
     this.format = createFormatDecoder(def, cfg.env);
     this.kafka = new import_kafkajs.Kafka({
@@ -61055,6 +61364,9 @@ var KafkaSource = class {
   hooks;
   /** The value format's decoder (JSON, Debezium JSON, Avro, Protobuf), chosen once. */
   format;
+  defer;
+  /** Scaled out: partitions lost and won since the runner last asked (runtime indexes). */
+  change = null;
   async start() {
     const c = this.consumer;
     const { GROUP_JOIN, REBALANCING, CRASH } = c.events;
@@ -61073,7 +61385,7 @@ var KafkaSource = class {
       partitionsConsumedConcurrently: 64,
       eachBatch: async ({ batch }) => {
         const part = this.parts.get(batch.partition);
-        if (part === void 0 || !part.assigned) return;
+        if (part === void 0 || !part.assigned || part.awaiting) return;
         part.high = Number(batch.highWatermark);
         if (batch.messages.length === 0) return;
         await new Promise((done) => this.queue.push({ part, messages: batch.messages, i: 0, done, prepared: false }));
@@ -61099,6 +61411,7 @@ var KafkaSource = class {
       const gone = new Set(revoked.map((r) => r.partition));
       for (const q of this.queue) if (gone.has(q.part.info.partition)) q.done();
       this.queue = this.queue.filter((q) => !gone.has(q.part.info.partition));
+      if (this.defer) this.changed().revoked.push(...revoked.map((r) => r.index));
       this.hooks.onRevoked?.(revoked);
     }
     const added = [];
@@ -61106,7 +61419,7 @@ var KafkaSource = class {
       let ps = this.parts.get(n);
       if (ps === void 0) {
         const id = `${this.opts.topic}-${n}`;
-        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0 };
+        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false };
         this.parts.set(n, ps);
       }
       if (ps.assigned) {
@@ -61114,6 +61427,14 @@ var KafkaSource = class {
         continue;
       }
       ps.assigned = true;
+      if (this.defer) {
+        ps.awaiting = true;
+        ps.revoked = false;
+        ps.info.next = null;
+        this.changed().added.push(ps.info.index);
+        added.push({ ...ps.info });
+        continue;
+      }
       const b = this.bounds.get(n);
       if (ps.revoked) {
         ps.revoked = false;
@@ -61230,7 +61551,7 @@ var KafkaSource = class {
       if (!id.startsWith(prefix)) continue;
       const n = Number(id.slice(prefix.length));
       const index = this.out.partitionAdded(id);
-      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0 });
+      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false });
     }
   }
   /**
@@ -61259,6 +61580,42 @@ var KafkaSource = class {
       if (ps.assigned && next !== void 0) out.push({ partition: ps.info.partition, offset: String(next) });
     }
     return out.sort((a, b) => a.partition - b.partition);
+  }
+  changed() {
+    return this.change ??= { revoked: [], added: [] };
+  }
+  /** Scaled out: the partitions lost and won since the last call (runtime indexes), or null. */
+  takeAssignmentChange() {
+    const c = this.change;
+    this.change = null;
+    return c;
+  }
+  /**
+   * Scaled out: starts reading a partition won in a rebalance at `next`, the position its task
+   * state was taken at; null (no member ever held it) starts it as a first start would: from
+   * the group's committed offset, else by `startup`.
+   */
+  async startPartition(index, next) {
+    const ps = [...this.parts.values()].find((p) => p.info.index === index);
+    if (ps === void 0 || !ps.assigned || !ps.awaiting) return;
+    let at = next;
+    if (at === null) {
+      await this.refreshBounds();
+      const b = this.bounds.get(ps.info.partition);
+      if (this.opts.startup === "committed") {
+        const [t] = await this.admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+        const c = Number(t?.partitions.find((p) => p.partition === ps.info.partition)?.offset ?? -1);
+        at = c >= 0 ? c : b?.low ?? 0;
+      } else at = this.opts.startup === "latest" ? b?.high ?? 0 : b?.low ?? 0;
+    }
+    ps.info.next = at;
+    ps.awaiting = false;
+    this.consumer.seek({ topic: this.opts.topic, partition: ps.info.partition, offset: String(at) });
+  }
+  /** The next offset of partition `index` as far as this member read it (kept after revocation). */
+  partitionPosition(index) {
+    for (const ps of this.parts.values()) if (ps.info.index === index) return ps.info.next;
+    return null;
   }
   /** Partitions owned now. */
   assignment() {
@@ -61293,9 +61650,67 @@ var KafkaSource = class {
 // targets/runtime/lib/kafka/kafka-sink.ts
 var import_kafkajs2 = __toESM(require_kafkajs(), 1);
 
+// targets/runtime/lib/io/update-pairing.ts
+var UpdatePairing = class {
+  /**
+   * `keyIdx`: the upsert key's column indexes. Null (a changelog the plan knows no key of): a
+   * '-U' directly followed by any '+U' is taken as its update, as the operators emit them.
+   * `write` is called for every row that comes out, in order.
+   */
+  constructor(keyIdx, write) {
+    this.keyIdx = keyIdx;
+    this.write = write;
+  }
+  keyIdx;
+  write;
+  /** The '-U' waiting for its '+U': at most one row is held. */
+  held = null;
+  /** Takes the sink's next changelog row. */
+  push(row) {
+    const kind = rowKind(row);
+    const held = this.held;
+    if (held !== null) {
+      this.held = null;
+      if (kind === "+U" && (this.keyIdx === null || sameKey(held, row, this.keyIdx))) {
+        this.write(row, "upsert");
+        return;
+      }
+      this.write(held, "delete");
+    }
+    if (kind === "-U") this.held = row;
+    else this.write(row, kind === "-D" ? "delete" : "upsert");
+  }
+  /** Flush / commit: a '-U' still waiting was not followed by its '+U', so its key is deleted. */
+  release() {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    this.write(held, "delete");
+  }
+  /** Forgets a held row (exactly-once close: rows no checkpoint names are recomputed on resume). */
+  discard() {
+    this.held = null;
+  }
+  /** Whether a '-U' is waiting (tests, pending-row counts). */
+  get holding() {
+    return this.held !== null;
+  }
+};
+function sameKey(a, b, keyIdx) {
+  for (const i of keyIdx) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (JSON.stringify(x, bigintText) !== JSON.stringify(y, bigintText)) return false;
+  }
+  return true;
+}
+var bigintText = (_k, v) => typeof v === "bigint" ? `${v}n` : v instanceof Map ? [...v] : v;
+
 // targets/runtime/lib/kafka/sink-intervals.ts
-import * as fs4 from "node:fs";
-import * as path5 from "node:path";
+import * as fs5 from "node:fs";
+import * as path6 from "node:path";
 import * as readline from "node:readline";
 var WRITE_CHUNK = 1 << 20;
 var IntervalFiles = class {
@@ -61307,18 +61722,18 @@ var IntervalFiles = class {
   checkpointDir;
   sub;
   get dir() {
-    return path5.join(this.checkpointDir, this.sub);
+    return path6.join(this.checkpointDir, this.sub);
   }
   /** Writes and fsyncs interval `seq`; returns its name relative to the checkpoint dir. */
   write(seq, messages) {
-    fs4.mkdirSync(this.dir, { recursive: true });
-    const rel = path5.join(this.sub, `interval-${String(seq).padStart(8, "0")}.ndjson`);
-    const fd = fs4.openSync(path5.join(this.checkpointDir, rel), "w");
+    fs5.mkdirSync(this.dir, { recursive: true });
+    const rel = path6.join(this.sub, `interval-${String(seq).padStart(8, "0")}.ndjson`);
+    const fd = fs5.openSync(path6.join(this.checkpointDir, rel), "w");
     try {
       let buf = [];
       let size = 0;
       const put = () => {
-        fs4.writeSync(fd, buf.join(""));
+        fs5.writeSync(fd, buf.join(""));
         buf = [];
         size = 0;
       };
@@ -61329,23 +61744,23 @@ var IntervalFiles = class {
         if (size >= WRITE_CHUNK) put();
       }
       if (buf.length > 0) put();
-      fs4.fsyncSync(fd);
+      fs5.fsyncSync(fd);
     } finally {
-      fs4.closeSync(fd);
+      fs5.closeSync(fd);
     }
     fsyncDir(this.dir);
     return rel;
   }
   path(rel) {
-    return path5.join(this.checkpointDir, rel);
+    return path6.join(this.checkpointDir, rel);
   }
   exists(rel) {
-    return fs4.existsSync(this.path(rel));
+    return fs5.existsSync(this.path(rel));
   }
   /** Reads an interval back in chunks of at most `chunk` messages. */
   async *read(rel, chunk) {
     const file = this.path(rel);
-    const lines = readline.createInterface({ input: fs4.createReadStream(file, "utf8"), crlfDelay: Infinity });
+    const lines = readline.createInterface({ input: fs5.createReadStream(file, "utf8"), crlfDelay: Infinity });
     let out = [];
     for await (const line of lines) {
       if (line === "") continue;
@@ -61360,10 +61775,10 @@ var IntervalFiles = class {
   }
   /** Deletes every interval file except `keep` (relative name, or null for none). */
   removeAllBut(keep) {
-    if (!fs4.existsSync(this.dir)) return;
-    for (const f of fs4.readdirSync(this.dir)) {
-      if (keep !== null && path5.join(this.sub, f) === path5.normalize(keep)) continue;
-      if (/^interval-\d+\.ndjson$/.test(f)) fs4.rmSync(path5.join(this.dir, f), { force: true });
+    if (!fs5.existsSync(this.dir)) return;
+    for (const f of fs5.readdirSync(this.dir)) {
+      if (keep !== null && path6.join(this.sub, f) === path6.normalize(keep)) continue;
+      if (/^interval-\d+\.ndjson$/.test(f)) fs5.rmSync(path6.join(this.dir, f), { force: true });
     }
   }
 };
@@ -61375,7 +61790,7 @@ var KafkaSink = class {
   constructor(def, cfg) {
     this.def = def;
     this.cfg = cfg;
-    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline);
+    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline, cfg.member);
     this.keyIdx = this.keyIndexes(this.opts.keyColumns);
     this.kafka = new import_kafkajs2.Kafka({
       clientId: `pipec-${def.name}`,
@@ -61406,6 +61821,8 @@ var KafkaSink = class {
   keyIdx = [];
   /** Changelog input: the encoder's values start with an `op` field, which is cut off. */
   opField = false;
+  /** Changelog input: pairs each '-U' with its '+U' (null: append input, rows go straight out). */
+  pairing = null;
   eos;
   /** Exactly-once with checkpoints: intervals are published after the checkpoint. */
   intervals;
@@ -61441,6 +61858,7 @@ var KafkaSink = class {
       return;
     }
     this.opField = (cdef.changelog ?? "append") !== "append";
+    this.pairing = this.opField ? new UpdatePairing(this.keyIdx, (row, action) => this.writeKeyed(row, action)) : null;
     this.connected = this.start(progress);
     this.connected.catch((e) => this.failure ??= e);
   }
@@ -61448,6 +61866,7 @@ var KafkaSink = class {
   async start(progress) {
     await this.producer.connect();
     if (!this.eos) return;
+    await this.retrying("fencing earlier producers of the transactional id", () => this.fence());
     const published = await this.retrying("reading the interval marker", () => this.readMarker());
     this.seq = Math.max(published, progress?.seq ?? 0);
     if (this.intervals === null) return;
@@ -61470,6 +61889,16 @@ var KafkaSink = class {
     this.lastProgress = progress;
     this.lastOffsets = JSON.stringify(progress?.offsets ?? []);
   }
+  /**
+   * Claims the transactional id: kafkajs connects without it and sends InitProducerId only
+   * when the first transaction begins, so an empty transaction is begun (and dropped, which
+   * sends nothing). The broker first completes or aborts the previous holder's open
+   * transaction and fences it; only then does the marker say what that holder published.
+   */
+  async fence() {
+    const tx = await this.producer.transaction();
+    await tx.abort();
+  }
   /** The last published interval: the marker group's committed offset (-1 when none). */
   async readMarker() {
     const admin = this.kafka.admin();
@@ -61484,12 +61913,18 @@ var KafkaSink = class {
   }
   write(row) {
     if (this.keyError !== null) throw this.keyError;
-    const kind = rowKind(row);
-    if (kind === "-U") return;
+    if (this.pairing !== null) this.pairing.push(row);
+    else {
+      const action = upsertAction(row);
+      if (action !== "skip") this.writeKeyed(row, action);
+    }
+  }
+  /** Queues a row as its key's value, or a tombstone for its key. */
+  writeKeyed(row, action) {
     this.rowsOut++;
     const json = this.def.json(row);
     const key = this.key(json);
-    if (kind === "-D") {
+    if (action === "delete") {
       if (key === null) throw new Error(`sink '${this.def.name}': a delete arrived, but a tombstone needs a key and ${this.keyIdx.length === 0 ? "the sink has no 'key' columns" : "its key columns are NULL"}`);
       this.pending.push({ key, value: null });
     } else {
@@ -61510,6 +61945,7 @@ var KafkaSink = class {
     return JSON.stringify(k);
   }
   flush() {
+    this.pairing?.release();
     if (this.eos || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -61536,6 +61972,7 @@ var KafkaSink = class {
         await this.producer.disconnect().catch(() => void 0);
         this.producer = this.newProducer();
         await this.producer.connect();
+        await this.fence();
         if (await this.readMarker() >= seq) return;
       }
       retry = true;
@@ -61588,6 +62025,7 @@ var KafkaSink = class {
   }
   async commitInterval() {
     if (this.failure !== null) throw this.failure;
+    this.pairing?.release();
     await this.connected;
     if (!this.eos) {
       this.flush();
@@ -61702,13 +62140,23 @@ async function retryConcurrent(f) {
 // targets/runtime/lib/kafka/register.ts
 var sourcesOfRun = /* @__PURE__ */ new WeakMap();
 registerSource("kafka", (def, out, ctx) => {
+  let warnedShared = false;
   const src = new KafkaSource(def, out, {
     env: ctx.env,
     pipeline: ctx.pipeline,
+    // Scaled out, a won partition waits for the state another member releases.
+    deferNewPartitions: ctx.member !== null,
+    ...ctx.member !== null ? { clientId: `pipec-${def.name}-${ctx.member}` } : {},
     hooks: {
       onRebalancing: () => ctx.requestCheckpoint(),
       onRevoked: (parts) => {
         for (const p of parts) out.partitionRevoked(p.index);
+        if (ctx.member === null && !warnedShared) {
+          warnedShared = true;
+          ctx.warn(
+            `source '${def.name}': partition(s) ${parts.map((p) => p.id).join(", ")} moved to another member of the consumer group; this pipeline does not scale out (scale_out = 'partitions'), so windows and groups open on them are finished in parts by both members \u2014 run one process per group, or scale out (docs/scale-out.md)`
+          );
+        }
       },
       onAssigned: (parts) => {
         for (const p of parts) out.partitionReassigned(p.index);
@@ -61725,6 +62173,7 @@ registerSink(
   (def, ctx) => new KafkaSink(def, {
     env: ctx.env,
     pipeline: ctx.pipeline,
+    member: ctx.member,
     checkpointDir: ctx.checkpointDir,
     warn: ctx.warn,
     // Lazy: the runner creates sinks before sources.
@@ -61733,22 +62182,22 @@ registerSink(
 );
 
 // targets/runtime/lib/iceberg/iceberg-sink.ts
-import * as path7 from "node:path";
+import * as path8 from "node:path";
 
 // targets/iceberg/writer/file-io.ts
-import { closeSync as closeSync4, fsyncSync as fsyncSync4, linkSync, mkdirSync as mkdirSync4, openSync as openSync4, readFileSync as readFileSync2, renameSync as renameSync3, rmSync as rmSync3, writeSync as writeSync4, existsSync as existsSync4, readdirSync as readdirSync4, statSync as statSync2 } from "node:fs";
+import { closeSync as closeSync4, fsyncSync as fsyncSync4, linkSync, mkdirSync as mkdirSync4, openSync as openSync4, readFileSync as readFileSync3, renameSync as renameSync3, rmSync as rmSync3, writeSync as writeSync4, existsSync as existsSync4, readdirSync as readdirSync5, statSync as statSync2 } from "node:fs";
 import { dirname as dirname3 } from "node:path";
 import { fileURLToPath as fileURLToPath2, pathToFileURL } from "node:url";
 import { randomUUID } from "node:crypto";
 function toPath(location) {
   return location.startsWith("file:") ? fileURLToPath2(location) : location;
 }
-function toLocation(path10) {
-  return pathToFileURL(path10).href;
+function toLocation(path11) {
+  return pathToFileURL(path11).href;
 }
-function writeDurably(path10, bytes) {
-  mkdirSync4(dirname3(path10), { recursive: true });
-  const fd = openSync4(path10, "w");
+function writeDurably(path11, bytes) {
+  mkdirSync4(dirname3(path11), { recursive: true });
+  const fd = openSync4(path11, "w");
   try {
     writeSync4(fd, typeof bytes === "string" ? Buffer.from(bytes) : bytes);
     fsyncSync4(fd);
@@ -61757,17 +62206,17 @@ function writeDurably(path10, bytes) {
   }
 }
 function writeFileAtomic(location, bytes) {
-  const path10 = toPath(location);
-  const tmp = `${path10}.${randomUUID()}.tmp`;
+  const path11 = toPath(location);
+  const tmp = `${path11}.${randomUUID()}.tmp`;
   writeDurably(tmp, bytes);
-  renameSync3(tmp, path10);
+  renameSync3(tmp, path11);
 }
 function createExclusive(location, bytes) {
-  const path10 = toPath(location);
-  const tmp = `${path10}.${randomUUID()}.tmp`;
+  const path11 = toPath(location);
+  const tmp = `${path11}.${randomUUID()}.tmp`;
   writeDurably(tmp, bytes);
   try {
-    linkSync(tmp, path10);
+    linkSync(tmp, path11);
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
@@ -61776,7 +62225,7 @@ function createExclusive(location, bytes) {
     rmSync3(tmp, { force: true });
   }
 }
-var readBytes = (location) => readFileSync2(toPath(location));
+var readBytes = (location) => readFileSync3(toPath(location));
 var exists = (location) => existsSync4(toPath(location));
 var remove = (location) => rmSync3(toPath(location), { force: true });
 
@@ -61800,8 +62249,8 @@ function versionOf(metadataLocation) {
 import { isAbsolute as isAbsolute3, resolve as resolve6 } from "node:path";
 
 // targets/iceberg/writer/catalogs/filesystem-catalog.ts
-import { readdirSync as readdirSync5, existsSync as existsSync5 } from "node:fs";
-import { join as join5 } from "node:path";
+import { readdirSync as readdirSync6, existsSync as existsSync5 } from "node:fs";
+import { join as join6 } from "node:path";
 
 // node_modules/lossless-json/lib/esm/utils.js
 function isInteger(value) {
@@ -62462,24 +62911,24 @@ var FilesystemCatalog = class {
   name;
   warehouse;
   defaultLocation(t) {
-    return toLocation(join5(toPath(this.warehouse), ...t.namespace, t.name));
+    return toLocation(join6(toPath(this.warehouse), ...t.namespace, t.name));
   }
   metadataDir(t) {
-    return join5(toPath(this.defaultLocation(t)), "metadata");
+    return join6(toPath(this.defaultLocation(t)), "metadata");
   }
   async load(t) {
     const dir = this.metadataDir(t);
     if (!existsSync5(dir)) return null;
-    const versions = readdirSync5(dir).map((f) => /^v(\d+)\.metadata\.json$/.exec(f)).filter((m) => m !== null).map((m) => Number(m[1]));
+    const versions = readdirSync6(dir).map((f) => /^v(\d+)\.metadata\.json$/.exec(f)).filter((m) => m !== null).map((m) => Number(m[1]));
     if (versions.length === 0) return null;
     const v = Math.max(...versions);
-    const metadataLocation = toLocation(join5(dir, `v${v}.metadata.json`));
+    const metadataLocation = toLocation(join6(dir, `v${v}.metadata.json`));
     return { metadata: parseMetadataJson(readBytes(metadataLocation).toString("utf8")), metadataLocation };
   }
   async put(t, version, next) {
-    const metadataLocation = toLocation(join5(this.metadataDir(t), `v${version}.metadata.json`));
+    const metadataLocation = toLocation(join6(this.metadataDir(t), `v${version}.metadata.json`));
     if (!createExclusive(metadataLocation, stringifyMetadataJson(next))) return { ok: false, reason: "conflict" };
-    writeFileAtomic(toLocation(join5(this.metadataDir(t), "version-hint.text")), String(version));
+    writeFileAtomic(toLocation(join6(this.metadataDir(t), "version-hint.text")), String(version));
     return { ok: true, table: { metadata: next, metadataLocation } };
   }
   create(t, metadata) {
@@ -62495,7 +62944,7 @@ var FilesystemCatalog = class {
 
 // targets/iceberg/writer/catalogs/sql-catalog.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 var DDL = [
   `CREATE TABLE IF NOT EXISTS iceberg_tables (
      catalog_name VARCHAR(255) NOT NULL,
@@ -62512,14 +62961,14 @@ var DDL = [
      property_value VARCHAR(1000) NOT NULL,
      PRIMARY KEY (catalog_name, namespace, property_key))`
 ];
-async function sqliteDriver(path10) {
+async function sqliteDriver(path11) {
   let Database;
   try {
     Database = (await import("better-sqlite3")).default;
   } catch {
     throw new Error(`a SQLite catalog needs the better-sqlite3 package, which cannot be loaded here (install it next to the pipeline: npm install better-sqlite3)`);
   }
-  const db = new Database(path10);
+  const db = new Database(path11);
   db.pragma("busy_timeout = 5000");
   const named = (sql) => sql.replace(/\$(\d+)/g, "@p$1");
   const bind = (params) => Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]));
@@ -62558,7 +63007,7 @@ var SqlCatalog = class _SqlCatalog {
     return new _SqlCatalog(name, warehouse, db);
   }
   defaultLocation(t) {
-    return toLocation(join6(toPath(this.warehouse), ...t.namespace, t.name));
+    return toLocation(join7(toPath(this.warehouse), ...t.namespace, t.name));
   }
   async load(t) {
     const rows = await this.db.query(
@@ -62653,8 +63102,8 @@ var RestCatalog = class {
       return "(invalid catalog uri)";
     }
   }
-  async request(method, path10, body) {
-    const url = `${this.uri.replace(/\/$/, "")}${path10}`;
+  async request(method, path11, body) {
+    const url = `${this.uri.replace(/\/$/, "")}${path11}`;
     const headers = { "content-type": "application/json", accept: "application/json" };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let res;
@@ -62674,7 +63123,7 @@ var RestCatalog = class {
       try {
         json = parseJsonLossless(text);
       } catch {
-        throw new RestCatalogError(`Iceberg REST catalog at ${this.where()} answered ${method} ${path10} with non-JSON (HTTP ${res.status})`);
+        throw new RestCatalogError(`Iceberg REST catalog at ${this.where()} answered ${method} ${path11} with non-JSON (HTTP ${res.status})`);
       }
     }
     return { status: res.status, json };
@@ -63524,7 +63973,7 @@ async function encodeManifest(ctx, entries, content) {
     content
   });
 }
-function summarizeManifest(ctx, entries, path10, length, snapshotId, sequenceNumber) {
+function summarizeManifest(ctx, entries, path11, length, snapshotId, sequenceNumber) {
   const parts = partitionResultTypes(ctx);
   const count = (status) => entries.filter((e) => e.status === status);
   const rows = (es) => es.reduce((n, e) => n + e.dataFile.recordCount, 0);
@@ -63532,7 +63981,7 @@ function summarizeManifest(ctx, entries, path10, length, snapshotId, sequenceNum
   const minSeq = seqs.length ? seqs.reduce((a, b) => b < a ? b : a) : BigInt(sequenceNumber);
   const live = entries.filter((e) => e.status !== STATUS.DELETED);
   return {
-    manifest_path: path10,
+    manifest_path: path11,
     manifest_length: length,
     partition_spec_id: ctx.spec["spec-id"],
     content: entries.some((e) => e.dataFile.content !== CONTENT.DATA) ? 1 : 0,
@@ -64416,7 +64865,9 @@ var SUMMARY = {
   pipeline: "pipec.pipeline",
   sink: "pipec.sink",
   seq: "pipec.checkpoint-seq",
-  positions: "pipec.source-positions"
+  positions: "pipec.source-positions",
+  /** Scale-out only: the member that committed the snapshot (absent for a single process). */
+  member: "pipec.member"
 };
 function encodeProgress(p) {
   return { v: 1, seq: p.seq, pending: encodeState(p.pending) };
@@ -64427,11 +64878,12 @@ function decodeProgress(raw) {
   if (r.v !== 1 || typeof r.seq !== "number") throw new Error("the checkpoint holds Iceberg sink progress of an unknown version");
   return { seq: r.seq, pending: decodeState(r.pending) };
 }
-function committedSeq(meta2, pipeline, sink) {
+function committedSeq(meta2, pipeline, sink, member = null) {
   let max = 0;
   for (const s of meta2.snapshots ?? []) {
     const sum = s.summary ?? {};
     if (sum[SUMMARY.pipeline] !== pipeline || sum[SUMMARY.sink] !== sink) continue;
+    if ((sum[SUMMARY.member] ?? null) !== member) continue;
     const n = Number(sum[SUMMARY.seq]);
     if (Number.isFinite(n) && n > max) max = n;
   }
@@ -64603,7 +65055,7 @@ var KeySet = class {
 };
 
 // targets/runtime/lib/iceberg/upsert-window.ts
-import * as path6 from "node:path";
+import * as path7 from "node:path";
 var snapshotText = (meta2) => {
   const s = currentSnapshot(meta2);
   return s ? String(s["snapshot-id"]) : null;
@@ -64780,7 +65232,7 @@ var UpsertWriter = class {
   }
 };
 function syncDirs(files) {
-  for (const dir of new Set(files.map((f) => path6.dirname(toPath(f.filePath))))) fsyncDir(dir);
+  for (const dir of new Set(files.map((f) => path7.dirname(toPath(f.filePath))))) fsyncDir(dir);
 }
 
 // targets/runtime/lib/iceberg/iceberg-sink.ts
@@ -64838,6 +65290,8 @@ var IcebergSink = class {
   bytesPerRow = 64;
   /** Changelog input only: keeps the last change per key and turns it into deletes + rows. */
   upsert = null;
+  /** Scaled out: the "table changed, keys located again" warning was given once. */
+  relocationWarned = false;
   open(progress) {
     this.ready = this.start(decodeProgress(progress));
     this.ready.catch((e) => this.failure = e);
@@ -64852,7 +65306,7 @@ var IcebergSink = class {
       if (bad) throw this.label.error(`upsert key column ${bad.name} has type ${bad.type}, which cannot be a key`);
       this.upsert = new UpsertWriter(this.table, codec, this.spec.writeMode);
     }
-    const inTable = committedSeq(meta2, this.ctx.pipeline, this.def.name);
+    const inTable = committedSeq(meta2, this.ctx.pipeline, this.def.name, this.ctx.member);
     this.seq = Math.max(progress?.seq ?? 0, inTable);
     this.durableSeq = this.seq;
     const left = (progress?.pending ?? []).filter((b) => b.seq > inTable);
@@ -64893,7 +65347,7 @@ var IcebergSink = class {
     const rows = this.buffer.map(t.toRecord);
     this.buffer = [];
     const files = t.writer.writeFilesFor(t.loaded.metadata, rows);
-    for (const dir of new Set(files.map((f) => path7.dirname(toPath(f.filePath))))) fsyncDir(dir);
+    for (const dir of new Set(files.map((f) => path8.dirname(toPath(f.filePath))))) fsyncDir(dir);
     const bytes = files.reduce((n, f) => n + f.fileSizeInBytes, 0);
     if (rows.length > 0) this.bytesPerRow = Math.max(1, bytes / rows.length);
     this.written.push(...files);
@@ -64943,7 +65397,9 @@ var IcebergSink = class {
       [SUMMARY.pipeline]: this.ctx.pipeline,
       [SUMMARY.sink]: this.def.name,
       [SUMMARY.seq]: String(top.seq),
-      [SUMMARY.positions]: plainJson(top.positions)
+      [SUMMARY.positions]: plainJson(top.positions),
+      // Scaled out: which member's checkpoint seq this is (recovery reads only its own).
+      ...this.ctx.member !== null ? { [SUMMARY.member]: this.ctx.member } : {}
     };
     const crashHere = ++this.publishes === this.crashAtPublish;
     if (crashHere && this.crashAt === "before-table-commit") process.kill(process.pid, "SIGKILL");
@@ -64955,11 +65411,15 @@ var IcebergSink = class {
         properties,
         batches.flatMap((b) => b.files),
         async (meta2) => {
-          if (committedSeq(meta2, this.ctx.pipeline, this.def.name) >= top.seq) throw new AlreadyCommitted();
+          if (committedSeq(meta2, this.ctx.pipeline, this.def.name, this.ctx.member) >= top.seq) throw new AlreadyCommitted();
           if (!u) return { replaced: /* @__PURE__ */ new Set() };
           const planned = await u.plan(parts, meta2);
-          if (u.relocatedKeys > 0) {
-            this.ctx.warn(`Iceberg sink '${this.def.name}': table ${this.spec.table} changed since checkpoint ${batches[0].seq} (another writer committed); ${u.relocatedKeys} keys located again in its current state`);
+          if (u.relocatedKeys > 0 && !this.relocationWarned) {
+            const members = this.ctx.member !== null;
+            this.relocationWarned = members;
+            this.ctx.warn(
+              `Iceberg sink '${this.def.name}': table ${this.spec.table} changed since checkpoint ${batches[0].seq} (another writer committed); ${u.relocatedKeys} keys located again in its current state` + (members ? " (with several members writing the table this is expected at most commits; not repeated)" : "")
+            );
           }
           return planned;
         }
@@ -65881,8 +66341,12 @@ function eosProgress(p) {
   return p !== null && typeof p === "object" && p.delivery === "exactly-once" ? p : null;
 }
 var newRunId = () => randomUUID5();
+function memberParts(member) {
+  return member === void 0 || member === null ? [] : ["pipec-member", member];
+}
 function eosToken(scope, p, index) {
-  const h = createHash("sha256").update(["pipec-eos", scope.pipeline, scope.sink, scope.table, p.run, String(p.seq), String(index), p.positions].join("\0"));
+  const parts = [...memberParts(scope.member), "pipec-eos", scope.pipeline, scope.sink, scope.table, p.run, String(p.seq), String(index), p.positions];
+  const h = createHash("sha256").update(parts.join("\0"));
   return `pipec-${h.digest("hex").slice(0, 40)}`;
 }
 function crashPoint(env) {
@@ -65892,8 +66356,8 @@ function crashPoint(env) {
 }
 
 // targets/runtime/lib/clickhouse/interval-store.ts
-import * as fs5 from "node:fs";
-import * as path8 from "node:path";
+import * as fs6 from "node:fs";
+import * as path9 from "node:path";
 import * as readline2 from "node:readline";
 var WRITE_CHUNK2 = 1 << 20;
 var seqName = (seq) => `interval-${String(seq).padStart(8, "0")}`;
@@ -65911,22 +66375,22 @@ var IntervalStore = class {
   /** Lines appended to the open interval. */
   lines = 0;
   get dir() {
-    return path8.join(this.checkpointDir, this.sub);
+    return path9.join(this.checkpointDir, this.sub);
   }
   /** The interval file of `seq`, relative to the checkpoint dir. */
   relFile(seq) {
-    return path8.join(this.sub, seqName(seq) + ".ndjson");
+    return path9.join(this.sub, seqName(seq) + ".ndjson");
   }
   doneFile(seq) {
-    return path8.join(this.dir, seqName(seq) + ".done");
+    return path9.join(this.dir, seqName(seq) + ".done");
   }
   /** Appends encoded lines to interval `seq` (opened on the first line). */
   append(seq, lines) {
     if (lines.length === 0) return;
     if (this.fd === null) {
-      fs5.mkdirSync(this.dir, { recursive: true });
-      this.fd = fs5.openSync(path8.join(this.checkpointDir, this.relFile(seq)), "w");
-      fs5.rmSync(this.doneFile(seq), { force: true });
+      fs6.mkdirSync(this.dir, { recursive: true });
+      this.fd = fs6.openSync(path9.join(this.checkpointDir, this.relFile(seq)), "w");
+      fs6.rmSync(this.doneFile(seq), { force: true });
     }
     for (const l of lines) {
       this.buf.push(l, "\n");
@@ -65937,7 +66401,7 @@ var IntervalStore = class {
   }
   writeBuf() {
     if (this.buf.length === 0) return;
-    fs5.writeSync(this.fd, this.buf.join(""));
+    fs6.writeSync(this.fd, this.buf.join(""));
     this.buf = [];
     this.bufBytes = 0;
   }
@@ -65946,9 +66410,9 @@ var IntervalStore = class {
     if (this.fd === null) return null;
     try {
       this.writeBuf();
-      fs5.fsyncSync(this.fd);
+      fs6.fsyncSync(this.fd);
     } finally {
-      fs5.closeSync(this.fd);
+      fs6.closeSync(this.fd);
       this.fd = null;
     }
     fsyncDir(this.dir);
@@ -65959,7 +66423,7 @@ var IntervalStore = class {
   /** Drops the open interval (rows no checkpoint will name: the resumed run recomputes them). */
   discardOpen() {
     if (this.fd === null) return;
-    fs5.closeSync(this.fd);
+    fs6.closeSync(this.fd);
     this.fd = null;
     this.buf = [];
     this.bufBytes = 0;
@@ -65968,30 +66432,30 @@ var IntervalStore = class {
   /** Batch indexes of interval `seq` the server acknowledged. */
   done(seq) {
     const f = this.doneFile(seq);
-    if (!fs5.existsSync(f)) return /* @__PURE__ */ new Set();
+    if (!fs6.existsSync(f)) return /* @__PURE__ */ new Set();
     return new Set(
-      fs5.readFileSync(f, "utf8").split("\n").filter((l) => /^\d+$/.test(l)).map(Number)
+      fs6.readFileSync(f, "utf8").split("\n").filter((l) => /^\d+$/.test(l)).map(Number)
     );
   }
   /** Records (durably) that batch `index` of interval `seq` is in the table. */
   markDone(seq, index) {
-    fs5.mkdirSync(this.dir, { recursive: true });
-    const fd = fs5.openSync(this.doneFile(seq), "a");
+    fs6.mkdirSync(this.dir, { recursive: true });
+    const fd = fs6.openSync(this.doneFile(seq), "a");
     try {
-      fs5.writeSync(fd, `${index}
+      fs6.writeSync(fd, `${index}
 `);
-      fs5.fsyncSync(fd);
+      fs6.fsyncSync(fd);
     } finally {
-      fs5.closeSync(fd);
+      fs6.closeSync(fd);
     }
   }
   exists(rel) {
-    return fs5.existsSync(path8.join(this.checkpointDir, rel));
+    return fs6.existsSync(path9.join(this.checkpointDir, rel));
   }
   /** The interval's lines in batches of `size`, in file order (the same cut on every read). */
   async *batches(rel, size) {
-    const file = path8.join(this.checkpointDir, rel);
-    const input = fs5.createReadStream(file, "utf8");
+    const file = path9.join(this.checkpointDir, rel);
+    const input = fs6.createReadStream(file, "utf8");
     const lines = readline2.createInterface({ input, crlfDelay: Infinity });
     let out = [];
     try {
@@ -66011,16 +66475,16 @@ var IntervalStore = class {
   }
   /** Deletes interval `seq`'s lines (all its batches are in the table). */
   removeLines(seq) {
-    fs5.rmSync(path8.join(this.checkpointDir, this.relFile(seq)), { force: true });
+    fs6.rmSync(path9.join(this.checkpointDir, this.relFile(seq)), { force: true });
     fsyncDir(this.dir);
   }
   /** Deletes every interval file and done log except those of `keep` (null: none). */
   removeAllBut(keep) {
-    if (!fs5.existsSync(this.dir)) return;
+    if (!fs6.existsSync(this.dir)) return;
     const kept = keep === null ? null : seqName(keep);
-    for (const f of fs5.readdirSync(this.dir)) {
+    for (const f of fs6.readdirSync(this.dir)) {
       const m = /^(interval-\d+)\.(ndjson|done)$/.exec(f);
-      if (m && m[1] !== kept) fs5.rmSync(path8.join(this.dir, f), { force: true });
+      if (m && m[1] !== kept) fs6.rmSync(path9.join(this.dir, f), { force: true });
     }
   }
 };
@@ -66082,6 +66546,13 @@ var HttpTransport = class {
 // targets/runtime/lib/clickhouse/clickhouse-sink.ts
 var VERSION_COLUMN = "_version";
 var DELETED_COLUMN = "_is_deleted";
+function batchToken(member, sink, table, b) {
+  const pre = memberParts(member);
+  const h = createHash2("sha256").update(pre.length > 0 ? pre.join("\0") + "\0" : "");
+  h.update(`${sink}\0${table}\0${b.seq}\0${b.from}\0${b.to}\0`);
+  for (const l of b.lines) h.update(l).update("\n");
+  return `pipec-${h.digest("hex").slice(0, 40)}`;
+}
 var SPILL_LINES = 4096;
 var RETRYABLE_CODES = /* @__PURE__ */ new Set(["159", "164", "202", "209", "210", "241", "242", "252", "285", "319", "425", "999", "1000", "3"]);
 var ClickHouseSink = class {
@@ -66111,6 +66582,8 @@ var ClickHouseSink = class {
   hasVersion = false;
   hasDeleted = false;
   version = 0;
+  /** Changelog input: pairs each '-U' with its '+U' (null: append input, rows go straight in). */
+  pairing = null;
   ready = null;
   /** The current batch (interval, exactly-once): encoded lines, or rows written before the table's types were known. */
   current = [];
@@ -66143,6 +66616,7 @@ var ClickHouseSink = class {
     this.version = Math.max(eos?.version ?? alo?.version ?? 0, Date.now() * 1e3);
     this.run = eos?.run ?? newRunId();
     this.lastProgress = eos;
+    this.pairing = this.changelog() === "append" ? null : new UpdatePairing(this.upsertKeyIndexes(), (row, action) => this.writeVersion(row, action === "delete"));
     if (this.opts.delivery === "exactly-once" && this.store === null) {
       this.cfg.warn?.(
         `${this.where}: delivery = 'exactly-once' needs a checkpoint directory (pipec run --checkpoint-dir DIR) to stage each interval until its checkpoint is durable; this run has none, so rows are inserted at-least-once as they come (a run without checkpoints never resumes: started again, it inserts everything again)`
@@ -66209,15 +66683,22 @@ var ClickHouseSink = class {
   changelog() {
     return this.def.changelog ?? "append";
   }
+  /** The upsert key's column indexes; null when the plan knows no key (or names other columns). */
+  upsertKeyIndexes() {
+    const key = this.def.upsertKey ?? null;
+    if (key === null || key.length === 0) return null;
+    const idx = key.map((k) => this.def.columns.findIndex((c) => c.name === k));
+    return idx.every((i) => i >= 0) ? idx : null;
+  }
   write(row) {
-    let deleted = false;
-    let version = 0;
-    if (this.changelog() !== "append") {
-      const action = upsertAction(row);
-      if (action === "skip") return;
-      deleted = action === "delete";
-      version = this.version = Math.max(this.version + 1, Date.now() * 1e3);
-    }
+    if (this.pairing === null) this.writeLine(row, 0, false);
+    else this.pairing.push(row);
+  }
+  /** A changelog row as the key's next version; `deleted`: its last one, flagged. */
+  writeVersion(row, deleted) {
+    this.writeLine(row, this.version = Math.max(this.version + 1, Date.now() * 1e3), deleted);
+  }
+  writeLine(row, version, deleted) {
     this.rowsOut++;
     if (this.exactlyOnce) {
       this.current.push(this.encode ? this.line(row, version, deleted) : { row, version, deleted });
@@ -66237,7 +66718,7 @@ var ClickHouseSink = class {
   /** The JSONEachRow line of a row, with `_version` / `_is_deleted` when the table has them. */
   line(row, version, deleted) {
     if (deleted && !this.hasDeleted) {
-      throw new ClickHouseSinkError(`${this.where}: a delete arrived but the table has no ${DELETED_COLUMN} UInt8 column to record it (ReplacingMergeTree(${VERSION_COLUMN}), read with FINAL ... WHERE ${DELETED_COLUMN} = 0)`);
+      throw new ClickHouseSinkError(`${this.where}: a delete arrived (a deleted row, or an updated row that a filter after the GROUP BY, such as HAVING, no longer passes) but the table has no ${DELETED_COLUMN} UInt8 column to record it (ReplacingMergeTree(${VERSION_COLUMN}), read with FINAL ... WHERE ${DELETED_COLUMN} = 0)`);
     }
     const base = deleted ? this.encodeDeleted(row) : this.encode(row);
     if (version === 0 || !this.hasVersion && !this.hasDeleted) return base;
@@ -66288,9 +66769,7 @@ var ClickHouseSink = class {
       const b = this.pending[0];
       if (b.token === "") {
         b.lines = this.encoded(b.lines);
-        const h = createHash2("sha256").update(`${this.def.name}\0${this.opts.database}.${this.opts.table}\0${b.seq}\0${b.from}\0${b.to}\0`);
-        for (const l of b.lines) h.update(l).update("\n");
-        b.token = `pipec-${h.digest("hex").slice(0, 40)}`;
+        b.token = batchToken(this.cfg.member, this.def.name, `${this.opts.database}.${this.opts.table}`, b);
       }
       await this.insertWithRetry(b.lines, this.dedupActive ? { insert_deduplication_token: b.token } : {}, `batch ${b.seq}`);
       this.pending.shift();
@@ -66319,7 +66798,9 @@ var ClickHouseSink = class {
       }
     }
   }
+  /** A '-U' not followed by its '+U' by now is a delete (update-pairing.ts); batches are cut by size and timer. */
   flush() {
+    this.pairing?.release();
   }
   /**
    * At-least-once: sends every row written so far; resolves with the progress a checkpoint
@@ -66327,6 +66808,7 @@ var ClickHouseSink = class {
    * tries them again). Exactly-once: makes the interval durable in its file and returns it.
    */
   async commit() {
+    this.pairing?.release();
     await this.ready;
     if (this.exactlyOnce) return this.commitInterval();
     this.cut();
@@ -66402,7 +66884,7 @@ var ClickHouseSink = class {
       this.cfg.warn?.(`${this.where}: an interval of ${total} batches is larger than the table's deduplication window (${window2} inserts): a crash while inserting it may store its first batches twice; raise the window or batch_size`);
     }
     if (crashAt === "before-inserts") process.kill(process.pid, "SIGKILL");
-    const scope = { pipeline: this.cfg.pipeline ?? "", sink: this.def.name, table: `${this.opts.database}.${this.opts.table}` };
+    const scope = { pipeline: this.cfg.pipeline ?? "", sink: this.def.name, table: `${this.opts.database}.${this.opts.table}`, member: this.cfg.member };
     let index = 0;
     for await (const lines of store.batches(p.file, p.batchSize)) {
       if (!done.has(index)) {
@@ -66418,7 +66900,7 @@ var ClickHouseSink = class {
   }
   /** Rows written but not yet confirmed by the server (exactly-once: not yet staged or inserted). */
   pendingRows() {
-    return this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0) + (this.store?.lines ?? 0) + (this.prepared?.rows ?? 0);
+    return (this.pairing?.holding ? 1 : 0) + this.current.length + this.pending.reduce((n, b) => n + b.lines.length, 0) + (this.store?.lines ?? 0) + (this.prepared?.rows ?? 0);
   }
   async close() {
     if (this.timer) clearTimeout(this.timer);
@@ -66426,6 +66908,7 @@ var ClickHouseSink = class {
       if (this.exactlyOnce) {
         this.store.discardOpen();
         this.current = [];
+        this.pairing?.discard();
         await this.ready;
       } else await this.commit();
     } finally {
@@ -66440,6 +66923,7 @@ registerSink(
   (def, ctx) => new ClickHouseSink(def, {
     env: ctx.env,
     pipeline: ctx.pipeline,
+    member: ctx.member,
     checkpointDir: ctx.checkpointDir,
     positions: () => ctx.sourcePositions(),
     warn: (m) => ctx.warn(m)
@@ -66447,7 +66931,7 @@ registerSink(
 );
 
 // targets/runtime/lib/index.ts
-import * as path9 from "node:path";
+import * as path10 from "node:path";
 function subst(template, env) {
   return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name) => {
     const v = env[name];
@@ -66462,7 +66946,7 @@ var MissingEnvError = class extends Error {
   }
   variable;
 };
-var resolveOpt = (p) => p === void 0 ? void 0 : path9.resolve(p);
+var resolveOpt = (p) => p === void 0 ? void 0 : path10.resolve(p);
 async function main(define2) {
   const args = process.argv.slice(2);
   const get = (flag) => {
@@ -66486,6 +66970,7 @@ async function main(define2) {
     baseDir: resolveOpt(get("--base-dir")) ?? process.cwd(),
     checkpointDir: resolveOpt(get("--checkpoint-dir") ?? process.env.PIPEC_CHECKPOINT_DIR),
     metricsPort: port !== void 0 ? Number(port) : void 0,
+    memberId: get("--member-id"),
     status: process.stderr.isTTY ? "tty" : "none",
     env: process.env
   });

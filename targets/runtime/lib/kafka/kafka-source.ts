@@ -63,6 +63,8 @@ interface PartState {
   lastTs: number;
   /** Scaled out: owned, but its state is still on its way (`startPartition` starts it). */
   awaiting: boolean;
+  /** Scaled out: counts the times this member won the partition (a start for an older win is void). */
+  wins?: number;
 }
 
 interface Pending {
@@ -208,9 +210,11 @@ export class KafkaSource implements RunningSource {
       ps.assigned = true;
       if (this.defer) {
         // The runner decides where it resumes: from the task state another member released.
+        // The position stays what this member read: if it lost and won the partition again
+        // before the runner looked, the runner still releases the task at that position.
         ps.awaiting = true;
         ps.revoked = false;
-        ps.info.next = null;
+        ps.wins = (ps.wins ?? 0) + 1;
         this.changed().added.push(ps.info.index);
         added.push({ ...ps.info });
         continue;
@@ -333,8 +337,9 @@ export class KafkaSource implements RunningSource {
   position(): Record<string, number> {
     const pos: Record<string, number> = {};
     for (const ps of [...this.parts.values()].sort((a, b) => a.info.partition - b.info.partition)) {
-      // A revoked partition's position belongs to its new owner now.
-      if (ps.info.next !== null && !ps.revoked) pos[ps.info.id] = ps.info.next;
+      // A revoked partition's position belongs to its new owner now; a partition waiting for
+      // its state (scaled out) has none yet.
+      if (ps.info.next !== null && !ps.revoked && !ps.awaiting) pos[ps.info.id] = ps.info.next;
     }
     return pos;
   }
@@ -400,6 +405,7 @@ export class KafkaSource implements RunningSource {
   async startPartition(index: number, next: number | null): Promise<void> {
     const ps = [...this.parts.values()].find((p) => p.info.index === index);
     if (ps === undefined || !ps.assigned || !ps.awaiting) return;
+    const win = ps.wins;
     let at = next;
     if (at === null) {
       await this.refreshBounds();
@@ -409,6 +415,8 @@ export class KafkaSource implements RunningSource {
         const c = Number(t?.partitions.find((p) => p.partition === ps.info.partition)?.offset ?? -1);
         at = c >= 0 ? c : (b?.low ?? 0);
       } else at = this.opts.startup === 'latest' ? (b?.high ?? 0) : (b?.low ?? 0);
+      // Lost (and maybe won again) while asking the broker: the runner handles that change first.
+      if (!ps.assigned || !ps.awaiting || ps.wins !== win) return;
     }
     ps.info.next = at;
     ps.awaiting = false;
@@ -431,7 +439,7 @@ export class KafkaSource implements RunningSource {
     let oldest = Number.POSITIVE_INFINITY;
     const partitions: { id: string; records: number }[] = [];
     for (const ps of this.parts.values()) {
-      if (!ps.assigned || ps.info.next === null) continue;
+      if (!ps.assigned || ps.awaiting || ps.info.next === null) continue;
       const behind = Math.max(0, ps.high - ps.info.next);
       records += behind;
       partitions.push({ id: ps.info.id, records: behind });

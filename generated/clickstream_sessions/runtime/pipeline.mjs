@@ -61430,7 +61430,7 @@ var KafkaSource = class {
       if (this.defer) {
         ps.awaiting = true;
         ps.revoked = false;
-        ps.info.next = null;
+        ps.wins = (ps.wins ?? 0) + 1;
         this.changed().added.push(ps.info.index);
         added.push({ ...ps.info });
         continue;
@@ -61540,7 +61540,7 @@ var KafkaSource = class {
   position() {
     const pos = {};
     for (const ps of [...this.parts.values()].sort((a, b) => a.info.partition - b.info.partition)) {
-      if (ps.info.next !== null && !ps.revoked) pos[ps.info.id] = ps.info.next;
+      if (ps.info.next !== null && !ps.revoked && !ps.awaiting) pos[ps.info.id] = ps.info.next;
     }
     return pos;
   }
@@ -61598,6 +61598,7 @@ var KafkaSource = class {
   async startPartition(index, next) {
     const ps = [...this.parts.values()].find((p) => p.info.index === index);
     if (ps === void 0 || !ps.assigned || !ps.awaiting) return;
+    const win = ps.wins;
     let at = next;
     if (at === null) {
       await this.refreshBounds();
@@ -61607,6 +61608,7 @@ var KafkaSource = class {
         const c = Number(t?.partitions.find((p) => p.partition === ps.info.partition)?.offset ?? -1);
         at = c >= 0 ? c : b?.low ?? 0;
       } else at = this.opts.startup === "latest" ? b?.high ?? 0 : b?.low ?? 0;
+      if (!ps.assigned || !ps.awaiting || ps.wins !== win) return;
     }
     ps.info.next = at;
     ps.awaiting = false;
@@ -61626,7 +61628,7 @@ var KafkaSource = class {
     let oldest = Number.POSITIVE_INFINITY;
     const partitions = [];
     for (const ps of this.parts.values()) {
-      if (!ps.assigned || ps.info.next === null) continue;
+      if (!ps.assigned || ps.awaiting || ps.info.next === null) continue;
       const behind = Math.max(0, ps.high - ps.info.next);
       records += behind;
       partitions.push({ id: ps.info.id, records: behind });

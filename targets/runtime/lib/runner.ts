@@ -23,8 +23,8 @@ import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
-import { PartitionTask, partitionWatermark } from './partition-tasks.ts';
-import { checkMemberId, HandoverError, memberDir, MemberStore, type TaskEntry } from './member-store.ts';
+import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
+import { HandOver } from './hand-over.ts';
 
 export interface RunOptions {
   baseDir: string;
@@ -51,12 +51,6 @@ export interface RunOptions {
 }
 
 const BATCH = 512;
-/**
- * How long a member that won a partition waits for its previous holder to release the
- * partition's state before it continues from the holder's last checkpoint (the holder died).
- * Kept well under the consumer's 30 s session timeout: the wait holds this member's fetches.
- */
-const HANDOVER_TIMEOUT_MS = 15_000;
 
 interface SourceRt {
   id: string;
@@ -68,6 +62,8 @@ interface SourceRt {
   dead: number;
   /** The source declares a watermark. */
   timed: boolean;
+  /** Where the source hands its rows and dead letters (set right after the record is made). */
+  out: SourceSink;
 }
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
@@ -198,10 +194,9 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       instance!.late[opId]?.(row, lateBy);
     });
   }
-  /** Partition tasks by partition index (scaled out only). */
-  const tasks: (PartitionTask | undefined)[] = [];
-  const liveTasks = (): PartitionTask[] => tasks.filter((t): t is PartitionTask => t !== undefined);
-  const allOps = (): StatefulOp[] => (scaleOut ? liveTasks().flatMap((t) => t.ops) : ops);
+  /** Scaled out: the partition tasks this member holds and their hand-over (set once the source exists). */
+  let handOver: HandOver | null = null;
+  const allOps = (): StatefulOp[] => (handOver ? handOver.ops() : ops);
   metrics.stateSize = () => {
     const m = new Map<string, number>();
     for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
@@ -229,14 +224,14 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let wmDirty = false;
   for (const sdef of def.sources) {
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
-    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance ? instance.emit[sdef.id]! : () => {}, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
+    const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance ? instance.emit[sdef.id]! : () => {}, records: 0, dead: 0, timed: sdef.timeIndex >= 0, out: null as unknown as SourceSink };
     const ti = sdef.timeIndex;
     const name = sdef.name;
     const sink: SourceSink = {
       row: (p, row) => {
         rt.records++;
-        if (scaleOut) {
-          taskRow(rt, p, row, sink);
+        if (handOver) {
+          handOver.row(p, row);
           return;
         }
         if (ti >= 0) {
@@ -280,6 +275,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         if (clock.setRevoked(rt.parts[p]!, false, now())) wmDirty = true;
       },
     };
+    rt.out = sink;
     const mem = opts.memorySources?.[sdef.id];
     const make = mem ? null : sourceFactory(sdef.connector);
     if (mem) rt.src = new MemorySource(sdef, sink, mem.lines ?? null, mem.rows ?? null);
@@ -319,7 +315,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   function propagate(): void {
     wmDirty = false;
     if (wmGraph) wmGraph.propagate();
-    else for (const t of liveTasks()) advanceTask(t);
+    else handOver?.advanceAll();
   }
 
   // ---------------------------------------------------------------- partition tasks (scaled out)
@@ -331,90 +327,20 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     for (const s of srcs) await s.src.close().catch(() => {});
     return { exitCode: 2 };
   }
-  function advanceTask(t: PartitionTask): void {
-    const rt = taskSource!;
-    t.advanceTo(partitionWatermark(t.clock, rt.timed, rt.clock.delayMs, batchNow));
-  }
-  /** A row of partition `p`: to its task, then the partition's clock (and the task's watermark). */
-  function taskRow(rt: SourceRt, p: number, row: Row, out: SourceSink): void {
-    const t = tasks[p];
-    // Rows arrive only for partitions whose task exists (a won partition is read once its task is built).
-    if (t === undefined) throw new Error(`internal: a row of partition ${rt.parts[p]!.id} has no task on member '${member}'`);
-    const ti = rt.src.def.timeIndex;
-    if (ti < 0) {
-      t.emit(row);
-      return;
-    }
-    const ts = row[ti];
-    if (ts === null) {
-      const kind = rowKind(row);
-      if (kind === '-U' || kind === '-D') t.emit(row);
-      else out.dead(coordsOf(rt, p), `watermark column ${rt.src.def.columns[ti]!.name} is NULL`, jsonAny(row));
-      return;
-    }
-    t.emit(row);
-    const part = t.clock;
-    if ((ts as number) > part.maxTs || part.idle) {
-      rt.clock.observe(part, ts as number, batchNow);
-      advanceTask(t);
-    } else part.lastSeen = batchNow;
-  }
-  const partitionId = (p: number): string => taskSource!.parts[p]!.id;
-  /** Final states of partitions this member lost: kept in every checkpoint until the partition is won again. */
-  const releasedEntries: Record<string, TaskEntry> = {};
-  /** Partitions won and waiting for their state, with the time the wait for the holder ends. */
-  const awaiting = new Map<number, number>();
-  let lastHandoverLook = 0;
-
-  /** Applies rebalances: releases lost partitions' tasks (a checkpoint), builds won ones from the store. */
-  async function handOver(): Promise<void> {
-    const rt = taskSource!;
-    const change = rt.src.takeAssignmentChange?.() ?? null;
-    if (change !== null) {
-      let released = false;
-      for (const p of change.revoked) {
-        awaiting.delete(p);
-        const t = tasks[p];
-        if (t === undefined) continue;
-        releasedEntries[partitionId(p)] = t.snapshot(rt.src.partitionPosition?.(p) ?? null, true);
-        tasks[p] = undefined;
-        released = true;
-      }
-      // The new holder waits for this checkpoint: it holds everything read from the partition.
-      if (released) await checkpoint(false);
-      for (const p of change.added) awaiting.set(p, now() + HANDOVER_TIMEOUT_MS);
-    }
-    if (awaiting.size === 0 || now() - lastHandoverLook < 100) return;
-    lastHandoverLook = now();
-    const started: [number, number | null][] = [];
-    for (const [p, deadline] of awaiting) {
-      const pid = partitionId(p);
-      const found = store!.latest(pid);
-      if (found && !found.entry.released && found.member !== member) {
-        if (now() < deadline) continue;
-        err(`pipec: member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1000} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)\n`);
-      }
-      if (found && found.fingerprint !== def.fingerprint) {
-        throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
-      }
-      const t = new PartitionTask(p, rt.parts[p]!, (found?.entry.epoch ?? 0) + 1, rt.id, instantiate, countLate);
-      if (found) t.restore(found.entry);
-      // The partition is read from now on: it is neither idle nor stale.
-      t.clock.idle = false;
-      t.clock.lastSeen = now();
-      tasks[p] = t;
-      delete releasedEntries[pid];
-      awaiting.delete(p);
-      started.push([p, found?.entry.next ?? null]);
-    }
-    if (started.length === 0) return;
-    // Holding the partitions (a checkpoint) before reading them: a later holder then always
-    // finds an entry for every record this member reads. The positions are set first (records
-    // reach the tasks only in poll()) so that this checkpoint's entries carry the position their
-    // state belongs to: an entry with restored state and no position would be resumed by the
-    // next holder from the start of the partition, counting its records twice.
-    for (const [p, next] of started) await rt.src.startPartition!(p, next);
-    await checkpoint(false);
+  if (taskSource) {
+    handOver = new HandOver({
+      def,
+      member: member!,
+      store: store!,
+      source: taskSource,
+      instantiate,
+      countLate,
+      now,
+      batchNow: () => batchNow,
+      warn: (message) => err(`pipec: ${message}\n`),
+      dead: (p, reason, row) => taskSource.out.dead(coordsOf(taskSource, p), reason, jsonAny(row)),
+      checkpoint: () => checkpoint(false),
+    });
   }
 
   // ---------------------------------------------------------------- checkpoints
@@ -459,13 +385,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     if (deadProgress !== null) openDead();
     // Operators restored their own watermarks; start propagation from them.
     wmGraph?.seedScans();
-    if (scaleOut && resumed.tasks) {
-      // A restarted member holds no partition until the group assigns it some: whatever it held
-      // is released now (as of that checkpoint, which its sinks agree with), so the members that
-      // took those partitions over need not wait for it.
-      for (const [pid, e] of Object.entries(resumed.tasks)) releasedEntries[pid] = { ...e, released: true };
-      writeCheckpoint(ckDir!, { ...resumed, tasks: releasedEntries });
-    }
+    // A restarted member releases what it held before it joins the group (hand-over.ts).
+    if (handOver && resumed.tasks) writeCheckpoint(ckDir!, { ...resumed, tasks: handOver.releaseResumed(resumed.tasks) });
   }
   for (const [id, s] of sinks) {
     try {
@@ -476,16 +397,6 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       for (const src of srcs) await src.src.close().catch(() => {});
       return { exitCode: 2 };
     }
-  }
-
-  /**
-   * Every partition task's entry, and the entries this member released; `releaseAll` (a member
-   * that stops) releases its tasks too, so their next holders need not wait for it.
-   */
-  function taskEntries(releaseAll: boolean): Record<string, TaskEntry> {
-    const out: Record<string, TaskEntry> = { ...releasedEntries };
-    for (const t of liveTasks()) out[partitionId(t.index)] = t.snapshot(taskSource!.src.partitionPosition?.(t.index) ?? null, releaseAll);
-    return out;
   }
 
   async function checkpoint(finished: boolean): Promise<void> {
@@ -502,7 +413,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }]),
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
-      ...(scaleOut ? { member: member!, tasks: taskEntries(finished || stopping) } : {}),
+      ...(handOver ? { member: member!, tasks: handOver.entries(finished || stopping) } : {}),
       sinks: sinkProgress,
       deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
       late: Object.fromEntries(metrics.late),
@@ -562,7 +473,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     propagate();
     for (;;) {
       if (stopping || stdoutClosed) break;
-      if (scaleOut) await handOver();
+      if (handOver) await handOver.handOver();
       let produced = 0;
       batchNow = now();
       for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);

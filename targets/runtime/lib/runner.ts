@@ -371,7 +371,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     for (const s of srcs) {
       const st = resumed.sources[s.id];
       if (!st) continue;
-      // Scaled out, positions and clocks travel with the partition tasks (handOver).
+      // Scaled out, positions and clocks travel with the partition tasks (hand-over.ts).
       if (!scaleOut) {
         s.src.seek(decodeState(st.position));
         s.clock.restore(decodeState(st.clock), t);

@@ -59780,6 +59780,58 @@ var WatermarkGraph = class {
   }
 };
 
+// targets/runtime/lib/member-store.ts
+import * as fs4 from "node:fs";
+import * as path4 from "node:path";
+var HandoverError = class extends Error {
+};
+function checkMemberId(id) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
+    throw new HandoverError(`member id '${id}' must be 1\u2013128 letters, digits, '.', '_' or '-' (it names the member's checkpoint directory)`);
+  }
+  return id;
+}
+function memberDir(root, member) {
+  return path4.join(root, "members", member);
+}
+function newer(a, b) {
+  if (a.epoch !== b.epoch) return a.epoch > b.epoch;
+  return (a.next ?? -1) > (b.next ?? -1);
+}
+var MemberStore = class {
+  constructor(root, member) {
+    this.root = root;
+    this.member = member;
+  }
+  root;
+  member;
+  /** The newest entry of `partition` across every member's last checkpoint, or null. */
+  latest(partition) {
+    const membersRoot = path4.join(this.root, "members");
+    let names;
+    try {
+      names = fs4.readdirSync(membersRoot);
+    } catch {
+      return null;
+    }
+    let best = null;
+    for (const m of names.sort()) {
+      const doc = readDoc(path4.join(membersRoot, m, "checkpoint.json"));
+      const e = doc?.tasks?.[partition];
+      if (doc && e && (best === null || newer(e, best.entry))) best = { member: m, fingerprint: doc.fingerprint, entry: e };
+    }
+    return best;
+  }
+};
+function readDoc(file) {
+  try {
+    return JSON.parse(fs4.readFileSync(file, "utf8"));
+  } catch (e) {
+    if (e.code === "ENOENT") return null;
+    throw new HandoverError(`cannot read ${file}: ${e.message}`);
+  }
+}
+
 // targets/runtime/lib/partition-tasks.ts
 var PartitionTask = class {
   constructor(index, clock, epoch, sourceId, instantiate, onLate) {
@@ -59835,61 +59887,133 @@ function partitionWatermark(p, timed, delayMs, now) {
   return p.maxTs - delayMs;
 }
 
-// targets/runtime/lib/member-store.ts
-import * as fs4 from "node:fs";
-import * as path4 from "node:path";
-var HandoverError = class extends Error {
-};
-function checkMemberId(id) {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
-    throw new HandoverError(`member id '${id}' must be 1\u2013128 letters, digits, '.', '_' or '-' (it names the member's checkpoint directory)`);
+// targets/runtime/lib/hand-over.ts
+var HANDOVER_TIMEOUT_MS = 15e3;
+var HandOver = class {
+  constructor(c) {
+    this.c = c;
   }
-  return id;
-}
-function memberDir(root, member) {
-  return path4.join(root, "members", member);
-}
-function newer(a, b) {
-  if (a.epoch !== b.epoch) return a.epoch > b.epoch;
-  return (a.next ?? -1) > (b.next ?? -1);
-}
-var MemberStore = class {
-  constructor(root, member) {
-    this.root = root;
-    this.member = member;
+  c;
+  /** Tasks by partition index. */
+  tasks = [];
+  /** Final states of partitions this member lost: kept in every checkpoint until the partition is won again. */
+  released = {};
+  /** Partitions won and waiting for their state, with the time the wait for the holder ends. */
+  awaiting = /* @__PURE__ */ new Map();
+  lastLook = 0;
+  live() {
+    return this.tasks.filter((t) => t !== void 0);
   }
-  root;
-  member;
-  /** The newest entry of `partition` across every member's last checkpoint, or null. */
-  latest(partition) {
-    const membersRoot = path4.join(this.root, "members");
-    let names;
-    try {
-      names = fs4.readdirSync(membersRoot);
-    } catch {
-      return null;
+  ops() {
+    return this.live().flatMap((t) => t.ops);
+  }
+  partitionId(p) {
+    return this.c.source.parts[p].id;
+  }
+  advance(t) {
+    const s = this.c.source;
+    t.advanceTo(partitionWatermark(t.clock, s.timed, s.clock.delayMs, this.c.batchNow()));
+  }
+  /** Every task's watermark from its partition's clock (after idleness or an end changed). */
+  advanceAll() {
+    for (const t of this.live()) this.advance(t);
+  }
+  /** A row of partition `p`: to its task, then the partition's clock (and the task's watermark). */
+  row(p, row) {
+    const t = this.tasks[p];
+    if (t === void 0) throw new Error(`internal: a row of partition ${this.partitionId(p)} has no task on member '${this.c.member}'`);
+    const def = this.c.source.src.def;
+    const ti = def.timeIndex;
+    if (ti < 0) {
+      t.emit(row);
+      return;
     }
-    let best = null;
-    for (const m of names.sort()) {
-      const doc = readDoc(path4.join(membersRoot, m, "checkpoint.json"));
-      const e = doc?.tasks?.[partition];
-      if (doc && e && (best === null || newer(e, best.entry))) best = { member: m, fingerprint: doc.fingerprint, entry: e };
+    const ts = row[ti];
+    if (ts === null) {
+      const kind = rowKind(row);
+      if (kind === "-U" || kind === "-D") t.emit(row);
+      else this.c.dead(p, `watermark column ${def.columns[ti].name} is NULL`, row);
+      return;
     }
-    return best;
+    t.emit(row);
+    const part = t.clock;
+    if (ts > part.maxTs || part.idle) {
+      this.c.source.clock.observe(part, ts, this.c.batchNow());
+      this.advance(t);
+    } else part.lastSeen = this.c.batchNow();
+  }
+  /**
+   * Every task's entry and the entries this member released; `releaseAll` (a member that stops)
+   * releases its tasks too, so their next holders need not wait for it.
+   */
+  entries(releaseAll) {
+    const out = { ...this.released };
+    for (const t of this.live()) out[this.partitionId(t.index)] = t.snapshot(this.c.source.src.partitionPosition?.(t.index) ?? null, releaseAll);
+    return out;
+  }
+  /**
+   * A restarted member holds no partition until the group assigns it some: whatever its
+   * checkpoint held is released (as of that checkpoint, which its sinks agree with), so the
+   * members that took those partitions over need not wait for it. Returns the entries to write.
+   */
+  releaseResumed(tasks) {
+    for (const [pid, e] of Object.entries(tasks)) this.released[pid] = { ...e, released: true };
+    return { ...this.released };
+  }
+  /** Applies rebalances: releases lost partitions' tasks (a checkpoint), builds won ones from the store. */
+  async handOver() {
+    const { source, now } = this.c;
+    const change = source.src.takeAssignmentChange?.() ?? null;
+    if (change !== null) {
+      let released = false;
+      for (const p of change.revoked) {
+        this.awaiting.delete(p);
+        const t = this.tasks[p];
+        if (t === void 0) continue;
+        this.released[this.partitionId(p)] = t.snapshot(source.src.partitionPosition?.(p) ?? null, true);
+        this.tasks[p] = void 0;
+        released = true;
+      }
+      if (released) await this.c.checkpoint();
+      for (const p of change.added) this.awaiting.set(p, now() + HANDOVER_TIMEOUT_MS);
+    }
+    if (this.awaiting.size === 0 || now() - this.lastLook < 100) return;
+    this.lastLook = now();
+    const started = [];
+    for (const [p, deadline] of this.awaiting) {
+      const t = this.take(p, deadline);
+      if (t === null) continue;
+      this.tasks[p] = t.task;
+      this.awaiting.delete(p);
+      started.push([p, t.next]);
+    }
+    if (started.length === 0) return;
+    for (const [p, next] of started) await source.src.startPartition(p, next);
+    await this.c.checkpoint();
+  }
+  /** Builds partition `p`'s task from the newest entry once its holder released it (or the wait ended); null: wait on. */
+  take(p, deadline) {
+    const { def, member, store, source, now } = this.c;
+    const pid = this.partitionId(p);
+    const found = store.latest(pid);
+    if (found && !found.entry.released && found.member !== member) {
+      if (now() < deadline) return null;
+      this.c.warn(`member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1e3} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)`);
+    }
+    if (found && found.fingerprint !== def.fingerprint) {
+      throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
+    }
+    const task = new PartitionTask(p, source.parts[p], (found?.entry.epoch ?? 0) + 1, source.id, this.c.instantiate, this.c.countLate);
+    if (found) task.restore(found.entry);
+    task.clock.idle = false;
+    task.clock.lastSeen = now();
+    delete this.released[pid];
+    return { task, next: found?.entry.next ?? null };
   }
 };
-function readDoc(file) {
-  try {
-    return JSON.parse(fs4.readFileSync(file, "utf8"));
-  } catch (e) {
-    if (e.code === "ENOENT") return null;
-    throw new HandoverError(`cannot read ${file}: ${e.message}`);
-  }
-}
 
 // targets/runtime/lib/runner.ts
 var BATCH = 512;
-var HANDOVER_TIMEOUT_MS = 15e3;
 async function runPipelineDef(def, opts) {
   const err = opts.stderr ?? ((t) => void process.stderr.write(t));
   let stdoutClosed = false;
@@ -60006,9 +60130,8 @@ async function runPipelineDef(def, opts) {
       instance.late[opId]?.(row, lateBy);
     });
   }
-  const tasks = [];
-  const liveTasks = () => tasks.filter((t) => t !== void 0);
-  const allOps = () => scaleOut ? liveTasks().flatMap((t) => t.ops) : ops;
+  let handOver = null;
+  const allOps = () => handOver ? handOver.ops() : ops;
   metrics.stateSize = () => {
     const m = /* @__PURE__ */ new Map();
     for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
@@ -60031,14 +60154,14 @@ async function runPipelineDef(def, opts) {
   for (const sdef of def.sources) {
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
     const rt = { id: sdef.id, src: null, clock, parts: [], emit: instance ? instance.emit[sdef.id] : () => {
-    }, records: 0, dead: 0, timed: sdef.timeIndex >= 0 };
+    }, records: 0, dead: 0, timed: sdef.timeIndex >= 0, out: null };
     const ti = sdef.timeIndex;
     const name = sdef.name;
     const sink = {
       row: (p, row) => {
         rt.records++;
-        if (scaleOut) {
-          taskRow(rt, p, row, sink);
+        if (handOver) {
+          handOver.row(p, row);
           return;
         }
         if (ti >= 0) {
@@ -60080,6 +60203,7 @@ async function runPipelineDef(def, opts) {
         if (clock.setRevoked(rt.parts[p], false, now())) wmDirty = true;
       }
     };
+    rt.out = sink;
     const mem = opts.memorySources?.[sdef.id];
     const make = mem ? null : sourceFactory(sdef.connector);
     if (mem) rt.src = new MemorySource(sdef, sink, mem.lines ?? null, mem.rows ?? null);
@@ -60115,7 +60239,7 @@ async function runPipelineDef(def, opts) {
   function propagate() {
     wmDirty = false;
     if (wmGraph) wmGraph.propagate();
-    else for (const t of liveTasks()) advanceTask(t);
+    else handOver?.advanceAll();
   }
   const taskSource = scaleOut ? srcs[0] : null;
   if (taskSource && (srcs.length !== 1 || !taskSource.src.takeAssignmentChange || !taskSource.src.startPartition)) {
@@ -60125,78 +60249,21 @@ async function runPipelineDef(def, opts) {
     });
     return { exitCode: 2 };
   }
-  function advanceTask(t) {
-    const rt = taskSource;
-    t.advanceTo(partitionWatermark(t.clock, rt.timed, rt.clock.delayMs, batchNow));
-  }
-  function taskRow(rt, p, row, out2) {
-    const t = tasks[p];
-    if (t === void 0) throw new Error(`internal: a row of partition ${rt.parts[p].id} has no task on member '${member}'`);
-    const ti = rt.src.def.timeIndex;
-    if (ti < 0) {
-      t.emit(row);
-      return;
-    }
-    const ts = row[ti];
-    if (ts === null) {
-      const kind = rowKind(row);
-      if (kind === "-U" || kind === "-D") t.emit(row);
-      else out2.dead(coordsOf(rt, p), `watermark column ${rt.src.def.columns[ti].name} is NULL`, jsonAny(row));
-      return;
-    }
-    t.emit(row);
-    const part = t.clock;
-    if (ts > part.maxTs || part.idle) {
-      rt.clock.observe(part, ts, batchNow);
-      advanceTask(t);
-    } else part.lastSeen = batchNow;
-  }
-  const partitionId = (p) => taskSource.parts[p].id;
-  const releasedEntries = {};
-  const awaiting = /* @__PURE__ */ new Map();
-  let lastHandoverLook = 0;
-  async function handOver() {
-    const rt = taskSource;
-    const change = rt.src.takeAssignmentChange?.() ?? null;
-    if (change !== null) {
-      let released = false;
-      for (const p of change.revoked) {
-        awaiting.delete(p);
-        const t = tasks[p];
-        if (t === void 0) continue;
-        releasedEntries[partitionId(p)] = t.snapshot(rt.src.partitionPosition?.(p) ?? null, true);
-        tasks[p] = void 0;
-        released = true;
-      }
-      if (released) await checkpoint(false);
-      for (const p of change.added) awaiting.set(p, now() + HANDOVER_TIMEOUT_MS);
-    }
-    if (awaiting.size === 0 || now() - lastHandoverLook < 100) return;
-    lastHandoverLook = now();
-    const started = [];
-    for (const [p, deadline] of awaiting) {
-      const pid = partitionId(p);
-      const found = store.latest(pid);
-      if (found && !found.entry.released && found.member !== member) {
-        if (now() < deadline) continue;
-        err(`pipec: member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1e3} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)
-`);
-      }
-      if (found && found.fingerprint !== def.fingerprint) {
-        throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
-      }
-      const t = new PartitionTask(p, rt.parts[p], (found?.entry.epoch ?? 0) + 1, rt.id, instantiate, countLate);
-      if (found) t.restore(found.entry);
-      t.clock.idle = false;
-      t.clock.lastSeen = now();
-      tasks[p] = t;
-      delete releasedEntries[pid];
-      awaiting.delete(p);
-      started.push([p, found?.entry.next ?? null]);
-    }
-    if (started.length === 0) return;
-    for (const [p, next] of started) await rt.src.startPartition(p, next);
-    await checkpoint(false);
+  if (taskSource) {
+    handOver = new HandOver({
+      def,
+      member,
+      store,
+      source: taskSource,
+      instantiate,
+      countLate,
+      now,
+      batchNow: () => batchNow,
+      warn: (message) => err(`pipec: ${message}
+`),
+      dead: (p, reason, row) => taskSource.out.dead(coordsOf(taskSource, p), reason, jsonAny(row)),
+      checkpoint: () => checkpoint(false)
+    });
   }
   const ckDir = connCtx.checkpointDir;
   let ckSeq = 0;
@@ -60237,10 +60304,7 @@ async function runPipelineDef(def, opts) {
     deadProgress = resumed.deadLetters?.bytes ?? null;
     if (deadProgress !== null) openDead();
     wmGraph?.seedScans();
-    if (scaleOut && resumed.tasks) {
-      for (const [pid, e] of Object.entries(resumed.tasks)) releasedEntries[pid] = { ...e, released: true };
-      writeCheckpoint(ckDir, { ...resumed, tasks: releasedEntries });
-    }
+    if (handOver && resumed.tasks) writeCheckpoint(ckDir, { ...resumed, tasks: handOver.releaseResumed(resumed.tasks) });
   }
   for (const [id, s] of sinks2) {
     try {
@@ -60252,11 +60316,6 @@ async function runPipelineDef(def, opts) {
       });
       return { exitCode: 2 };
     }
-  }
-  function taskEntries(releaseAll) {
-    const out2 = { ...releasedEntries };
-    for (const t of liveTasks()) out2[partitionId(t.index)] = t.snapshot(taskSource.src.partitionPosition?.(t.index) ?? null, releaseAll);
-    return out2;
   }
   async function checkpoint(finished) {
     const t0 = performance.now();
@@ -60272,7 +60331,7 @@ async function runPipelineDef(def, opts) {
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }])
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
-      ...scaleOut ? { member, tasks: taskEntries(finished || stopping) } : {},
+      ...handOver ? { member, tasks: handOver.entries(finished || stopping) } : {},
       sinks: sinkProgress,
       deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
       late: Object.fromEntries(metrics.late)
@@ -60326,7 +60385,7 @@ async function runPipelineDef(def, opts) {
     propagate();
     for (; ; ) {
       if (stopping || stdoutClosed) break;
-      if (scaleOut) await handOver();
+      if (handOver) await handOver.handOver();
       let produced = 0;
       batchNow = now();
       for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);

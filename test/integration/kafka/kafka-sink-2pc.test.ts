@@ -43,10 +43,20 @@ async function eosSink(topic: string, tid: string, ckDir: string, extra: Partial
 /** What the checkpoint file would give back: the progress through JSON. */
 const viaCheckpoint = (p: unknown): IntervalProgress => JSON.parse(JSON.stringify(p)) as IntervalProgress;
 
-async function marker(tid: string, topic: string): Promise<string | undefined> {
+/**
+ * The marker group's committed offset. With `expect`, waits up to 10 s for it: the broker makes
+ * a transaction's offset commit visible to OffsetFetch only once the commit markers are written,
+ * a moment after the producer's commit returns.
+ */
+async function marker(tid: string, topic: string, expect?: string): Promise<string | undefined> {
   const { admin } = await kafkaEnv();
-  const got = await admin.fetchOffsets({ groupId: `${tid}-commits`, topics: [topic] });
-  return got[0]?.partitions.find((p) => p.partition === 0)?.offset;
+  const t0 = Date.now();
+  for (;;) {
+    const got = await admin.fetchOffsets({ groupId: `${tid}-commits`, topics: [topic] });
+    const v = got[0]?.partitions.find((p) => p.partition === 0)?.offset;
+    if (expect === undefined || v === expect || Date.now() - t0 > 10_000) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const values = (ms: { value: string | null }[]): string[] => ms.map((m) => m.value ?? 'TOMBSTONE').sort();
@@ -70,7 +80,7 @@ test('two-phase: nothing leaves before the checkpoint is durable; afterCheckpoin
     assert.deepEqual(await readTopic(topic, 'read_uncommitted'), []);
     await sink.afterCheckpoint();
     assert.deepEqual(values(await readTopic(topic, 'read_committed', { expect: 3 })), [row('a', 1), row('b', 2), row('c', 3)]);
-    assert.equal(await marker(tid, topic), '1');
+    assert.equal(await marker(tid, topic, '1'), '1');
     assert.deepEqual(readdirSync(path.dirname(path.join(ck, p1.file!))), [], 'a published interval file is deleted');
     // An interval with neither rows nor new offsets: the checkpoint keeps the last interval.
     assert.deepEqual(await sink.commit(), p1);
@@ -79,7 +89,7 @@ test('two-phase: nothing leaves before the checkpoint is durable; afterCheckpoin
     const p2 = (await sink.commit()) as IntervalProgress;
     assert.equal(p2.seq, 2);
     await sink.afterCheckpoint();
-    assert.equal(await marker(tid, topic), '2');
+    assert.equal(await marker(tid, topic, '2'), '2');
     assert.deepEqual(values(await readTopic(topic, 'read_committed', { expect: 4 })), [row('a', 1), row('b', 2), row('c', 3), row('d', 4)]);
   } finally {
     await sink.close();
@@ -116,7 +126,7 @@ test('restart after a crash inside the transaction: the open transaction is fenc
     assert.deepEqual(values(await readTopic(topic, 'read_committed', { expect: 5 })), expected);
     const raw = await readTopic(topic, 'read_uncommitted', { expect: 7 });
     assert.ok(raw.some((m) => m.key === 'zombie'), 'the aborted transaction did reach the log');
-    assert.equal(await marker(tid, topic), '1');
+    assert.equal(await marker(tid, topic, '1'), '1');
     const got = await admin.fetchOffsets({ groupId: group, topics: [input] });
     assert.equal(got[0]!.partitions[0]!.offset, '7', 'the source offsets recorded with the interval were committed with it');
     assert.deepEqual(readdirSync(path.join(ck, path.dirname(progress.file!))), []);
@@ -124,7 +134,7 @@ test('restart after a crash inside the transaction: the open transaction is fenc
     second.write(['r5', 5]);
     assert.equal(((await second.commit()) as IntervalProgress).seq, 2);
     await second.afterCheckpoint();
-    assert.equal(await marker(tid, topic), '2');
+    assert.equal(await marker(tid, topic, '2'), '2');
   } finally {
     await second.close();
   }
@@ -175,7 +185,7 @@ test('a recorded interval whose marker group has no offset (expired) is publishe
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!, new RegExp(`sink 'out': group '${tid}-commits' has no committed offset .*interval 5 .*may appear twice`));
     assert.deepEqual(values(await readTopic(topic, 'read_committed', { expect: 1 })), [row('x', 9)]);
-    assert.equal(await marker(tid, topic), '5');
+    assert.equal(await marker(tid, topic, '5'), '5');
   } finally {
     await sink.close();
   }

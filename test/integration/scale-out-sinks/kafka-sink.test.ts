@@ -41,10 +41,20 @@ async function memberSink(topic: string, pipeline: string, member: string | null
   return sinkFactory('kafka')!(sinkDef(topic, brokers, options), ctx) as KafkaSink;
 }
 
-async function marker(group: string, topic: string): Promise<string | undefined> {
+/**
+ * A marker group's committed offset. With `expect`, waits up to 10 s for it: a transaction's
+ * offset commit becomes visible to OffsetFetch once its commit markers are written, a moment
+ * after the producer's commit returns.
+ */
+async function marker(group: string, topic: string, expect?: string): Promise<string | undefined> {
   const { admin } = await kafkaEnv();
-  const got = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-  return got[0]?.partitions.find((p) => p.partition === 0)?.offset;
+  const t0 = Date.now();
+  for (;;) {
+    const got = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    const v = got[0]?.partitions.find((p) => p.partition === 0)?.offset;
+    if (expect === undefined || v === expect || Date.now() - t0 > 10_000) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const row = (id: string, amount: number): string => JSON.stringify({ id, amount });
@@ -79,8 +89,8 @@ test('two members, default transactional ids: concurrent transactions of both co
     await Promise.all([a.close(), b.close()]);
   }
   assert.deepEqual(sorted(await readTopic(topic, 'read_committed', { expect: expected.length })), expected.sort());
-  assert.equal(await marker(`pipec-${pipeline}-out-m0-commits`, topic), '3');
-  assert.equal(await marker(`pipec-${pipeline}-out-m1-commits`, topic), '3');
+  assert.equal(await marker(`pipec-${pipeline}-out-m0-commits`, topic, '3'), '3');
+  assert.equal(await marker(`pipec-${pipeline}-out-m1-commits`, topic, '3'), '3');
   // kafkajs reports a group without an offset as -1.
   assert.equal((await marker(`pipec-${pipeline}-out-commits`, topic)) ?? '-1', '-1', 'no member wrote the single-process marker');
 });
@@ -113,8 +123,8 @@ test('an explicit transactional_id gets -<member>; a member restarting after a c
     await Promise.all([a2.close(), b.close()]);
   }
   assert.deepEqual(sorted(await readTopic(topic, 'read_committed', { expect: 3 })), [row('a1', 1), row('b1', 1), row('b2', 2)]);
-  assert.equal(await marker(`${tid}-m0-commits`, topic), '1');
-  assert.equal(await marker(`${tid}-m1-commits`, topic), '2');
+  assert.equal(await marker(`${tid}-m0-commits`, topic, '1'), '1');
+  assert.equal(await marker(`${tid}-m1-commits`, topic, '2'), '2');
 });
 
 test('two incarnations of the same member share the transactional id: the newer fences the older (as a single-process restart does)', { timeout: 120_000 }, async () => {

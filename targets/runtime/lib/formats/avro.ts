@@ -6,9 +6,10 @@
 import avro from 'avsc';
 import type { ColumnDef } from '../io/source-types.ts';
 import { norm64, type Int64 } from '../values.ts';
-import { HEADER_BYTES, readSchemaId, SchemaCache, type FetchedSchema } from './confluent.ts';
+import { HEADER_BYTES, type FetchedSchema } from './confluent.ts';
+import { BinaryDecoder } from './binary-decoder.ts';
 import { base64, decimalValue, floorDiv } from './values.ts';
-import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
+import { FAIL, type Decoded } from './types.ts';
 
 // ------------------------------------------------------------------ types the runtime reads with
 
@@ -211,28 +212,18 @@ export interface AvroDecoderOptions {
   registryUrl: string | null;
 }
 
-export class AvroDecoder implements FormatDecoder {
-  reason = '';
-  readonly changes: ChangeRecords = { n: 0, records: [], kinds: [] };
-  readonly prepare: ((values: (Buffer | null)[], where: WhereOf) => Promise<void>) | null;
-  private readonly cache: SchemaCache<Projection> | null;
+export class AvroDecoder extends BinaryDecoder<Projection> {
   private readonly plainProjection: Projection | null;
   /** Last projection used: consecutive records of one schema id skip the map lookup. */
   private last: Projection | null = null;
 
   constructor(opts: AvroDecoderOptions) {
     const readerFields = readerFieldsOf(opts.schemaText);
+    super(opts.registryUrl, (s) => compileWriter(s, opts.columns, readerFields));
     if (opts.registryUrl === null) {
       if (opts.schemaText === null) throw new Error("plain Avro values need the schema's text");
       this.plainProjection = project(parseSchema(JSON.parse(opts.schemaText)), opts.columns, readerFields, -1, 'the writer schema');
-      this.cache = null;
-      this.prepare = null;
-    } else {
-      this.plainProjection = null;
-      const cache = new SchemaCache<Projection>(opts.registryUrl, (s) => compileWriter(s, opts.columns, readerFields));
-      this.cache = cache;
-      this.prepare = (values, where) => cache.prepare(values, where);
-    }
+    } else this.plainProjection = null;
   }
 
   decode(value: Buffer | null): Decoded {
@@ -240,14 +231,13 @@ export class AvroDecoder implements FormatDecoder {
     let p = this.plainProjection;
     let pos = 0;
     if (p === null) {
-      const id = readSchemaId(value);
-      if (typeof id === 'string') return this.fail(id);
+      const id = this.schemaIdOf(value);
+      if (id === FAIL) return FAIL;
       if (this.last !== null && this.last.id === id) p = this.last;
       else {
-        const e = this.cache!.get(id);
-        if (e === undefined) return this.fail(`schema id ${id} was not fetched`);
-        if (!e.ok) return this.fail(e.reason);
-        p = this.last = e.value;
+        const w = this.writer(id);
+        if (w === FAIL) return FAIL;
+        p = this.last = w;
       }
       pos = HEADER_BYTES;
     }
@@ -263,15 +253,6 @@ export class AvroDecoder implements FormatDecoder {
     const rec = r.value;
     for (const n of p.nested) rec[n] = plain(rec[n]);
     return rec;
-  }
-
-  private fail(reason: string): Decoded {
-    this.reason = reason;
-    return FAIL;
-  }
-
-  raw(value: Buffer | null): string {
-    return value === null ? '' : value.toString('base64');
   }
 }
 

@@ -5,9 +5,10 @@
 // values are plain Protobuf bytes of the compiled message (Flink's `protobuf` format).
 import protobuf from 'protobufjs';
 import type { ColumnDef } from '../io/source-types.ts';
-import { HEADER_BYTES, readMessageIndexes, readSchemaId, SchemaCache, type FetchedSchema } from './confluent.ts';
+import { HEADER_BYTES, readMessageIndexes, type FetchedSchema } from './confluent.ts';
+import { BinaryDecoder } from './binary-decoder.ts';
 import { base64, int64FromBits } from './values.ts';
-import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
+import { FAIL, type Decoded } from './types.ts';
 
 type Conv = (v: any) => unknown;
 type Json = Record<string, unknown>;
@@ -233,16 +234,13 @@ export interface ProtobufDecoderOptions {
   registryUrl: string | null;
 }
 
-export class ProtobufDecoder implements FormatDecoder {
-  reason = '';
-  readonly changes: ChangeRecords = { n: 0, records: [], kinds: [] };
-  readonly prepare: ((values: (Buffer | null)[], where: WhereOf) => Promise<void>) | null;
-  private readonly cache: SchemaCache<WriterSchema> | null;
+export class ProtobufDecoder extends BinaryDecoder<WriterSchema> {
   private readonly plainProjection: Projection | null;
   private readonly readerFields: readonly protobuf.Field[];
   private readonly columns: ColumnDef[];
 
   constructor(opts: ProtobufDecoderOptions) {
+    super(opts.registryUrl, compileWriter);
     this.columns = opts.columns;
     let readerType: protobuf.Type | null = null;
     if (opts.schemaText !== null) {
@@ -253,14 +251,7 @@ export class ProtobufDecoder implements FormatDecoder {
     if (opts.registryUrl === null) {
       if (readerType === null) throw new Error("plain Protobuf values need the schema's text");
       this.plainProjection = project(readerType, opts.columns, [], `message ${readerType.fullName.replace(/^\./, '')}`);
-      this.cache = null;
-      this.prepare = null;
-    } else {
-      this.plainProjection = null;
-      const cache = new SchemaCache<WriterSchema>(opts.registryUrl, compileWriter);
-      this.cache = cache;
-      this.prepare = (values, where) => cache.prepare(values, where);
-    }
+    } else this.plainProjection = null;
   }
 
   decode(value: Buffer | null): Decoded {
@@ -268,21 +259,20 @@ export class ProtobufDecoder implements FormatDecoder {
     let p = this.plainProjection;
     let pos = 0;
     if (p === null) {
-      const id = readSchemaId(value);
-      if (typeof id === 'string') return this.fail(id);
-      const e = this.cache!.get(id);
-      if (e === undefined) return this.fail(`schema id ${id} was not fetched`);
-      if (!e.ok) return this.fail(e.reason);
+      const id = this.schemaIdOf(value);
+      if (id === FAIL) return FAIL;
+      const w = this.writer(id);
+      if (w === FAIL) return FAIL;
       const ix = readMessageIndexes(value, HEADER_BYTES);
       if (typeof ix === 'string') return this.fail(ix);
       pos = ix.pos;
       const key = ix.indexes.length === 1 ? String(ix.indexes[0]) : ix.indexes.join('.');
-      let pr = e.value.byPath.get(key);
+      let pr = w.byPath.get(key);
       if (pr === undefined) {
-        const t = messageAt(e.value, ix.indexes);
+        const t = messageAt(w, ix.indexes);
         const what = t ? `message ${t.fullName.replace(/^\./, '')} of writer schema id ${id}` : '';
         pr = t ? project(t, this.columns, this.readerFields, what) : `message index [${ix.indexes.join(', ')}] names no message of writer schema id ${id}`;
-        e.value.byPath.set(key, pr);
+        w.byPath.set(key, pr);
       }
       if (typeof pr === 'string') return this.fail(pr);
       p = pr;
@@ -298,14 +288,5 @@ export class ProtobufDecoder implements FormatDecoder {
     const cols = p.cols;
     for (let i = 0; i < cols.length; i++) out[cols[i]![0]] = cols[i]![1](m);
     return out;
-  }
-
-  private fail(reason: string): Decoded {
-    this.reason = reason;
-    return FAIL;
-  }
-
-  raw(value: Buffer | null): string {
-    return value === null ? '' : value.toString('base64');
   }
 }

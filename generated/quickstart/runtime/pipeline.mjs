@@ -60704,6 +60704,45 @@ var SchemaCache = class {
   }
 };
 
+// targets/runtime/lib/formats/binary-decoder.ts
+var BinaryDecoder = class {
+  reason = "";
+  changes = { n: 0, records: [], kinds: [] };
+  prepare;
+  /** Compiled writer schemas by id; null for plain values. */
+  cache;
+  /** `registryUrl` null: plain values; else writer schemas come from it, compiled by `compile`. */
+  constructor(registryUrl, compile) {
+    if (registryUrl === null) {
+      this.cache = null;
+      this.prepare = null;
+    } else {
+      const cache = new SchemaCache(registryUrl, compile);
+      this.cache = cache;
+      this.prepare = (values, where) => cache.prepare(values, where);
+    }
+  }
+  /** The schema id a Confluent-framed value starts with, or FAIL (the reason set). */
+  schemaIdOf(value) {
+    const id = readSchemaId(value);
+    return typeof id === "string" ? this.fail(id) : id;
+  }
+  /** The compiled writer schema `id` (fetched by `prepare`), or FAIL (the reason set). */
+  writer(id) {
+    const e = this.cache.get(id);
+    if (e === void 0) return this.fail(`schema id ${id} was not fetched`);
+    if (!e.ok) return this.fail(e.reason);
+    return e.value;
+  }
+  fail(reason) {
+    this.reason = reason;
+    return FAIL;
+  }
+  raw(value) {
+    return value === null ? "" : value.toString("base64");
+  }
+};
+
 // targets/runtime/lib/formats/values.ts
 var TWO32 = 4294967296;
 var SAFE_HI = 2097152;
@@ -60880,41 +60919,30 @@ function plain(v) {
   for (const k of Object.keys(v)) out[k] = plain(v[k]);
   return out;
 }
-var AvroDecoder = class {
-  reason = "";
-  changes = { n: 0, records: [], kinds: [] };
-  prepare;
-  cache;
+var AvroDecoder = class extends BinaryDecoder {
   plainProjection;
   /** Last projection used: consecutive records of one schema id skip the map lookup. */
   last = null;
   constructor(opts) {
     const readerFields = readerFieldsOf(opts.schemaText);
+    super(opts.registryUrl, (s) => compileWriter(s, opts.columns, readerFields));
     if (opts.registryUrl === null) {
       if (opts.schemaText === null) throw new Error("plain Avro values need the schema's text");
       this.plainProjection = project(parseSchema(JSON.parse(opts.schemaText)), opts.columns, readerFields, -1, "the writer schema");
-      this.cache = null;
-      this.prepare = null;
-    } else {
-      this.plainProjection = null;
-      const cache = new SchemaCache(opts.registryUrl, (s) => compileWriter(s, opts.columns, readerFields));
-      this.cache = cache;
-      this.prepare = (values, where) => cache.prepare(values, where);
-    }
+    } else this.plainProjection = null;
   }
   decode(value) {
     if (value === null) return this.fail("null value (tombstone)");
     let p = this.plainProjection;
     let pos = 0;
     if (p === null) {
-      const id = readSchemaId(value);
-      if (typeof id === "string") return this.fail(id);
+      const id = this.schemaIdOf(value);
+      if (id === FAIL) return FAIL;
       if (this.last !== null && this.last.id === id) p = this.last;
       else {
-        const e = this.cache.get(id);
-        if (e === void 0) return this.fail(`schema id ${id} was not fetched`);
-        if (!e.ok) return this.fail(e.reason);
-        p = this.last = e.value;
+        const w = this.writer(id);
+        if (w === FAIL) return FAIL;
+        p = this.last = w;
       }
       pos = HEADER_BYTES;
     }
@@ -60930,13 +60958,6 @@ var AvroDecoder = class {
     const rec = r.value;
     for (const n of p.nested) rec[n] = plain(rec[n]);
     return rec;
-  }
-  fail(reason) {
-    this.reason = reason;
-    return FAIL;
-  }
-  raw(value) {
-    return value === null ? "" : value.toString("base64");
   }
 };
 var schemaName = (p) => p.id < 0 ? "the writer schema" : `writer schema id ${p.id}`;
@@ -61226,15 +61247,12 @@ function messageAt(w, indexes) {
   for (let i = 1; i < indexes.length && t !== null; i++) t = t.nestedArray.filter((n) => n instanceof import_protobufjs.default.Type)[indexes[i]] ?? null;
   return t;
 }
-var ProtobufDecoder = class {
-  reason = "";
-  changes = { n: 0, records: [], kinds: [] };
-  prepare;
-  cache;
+var ProtobufDecoder = class extends BinaryDecoder {
   plainProjection;
   readerFields;
   columns;
   constructor(opts) {
+    super(opts.registryUrl, compileWriter2);
     this.columns = opts.columns;
     let readerType = null;
     if (opts.schemaText !== null) {
@@ -61245,35 +61263,27 @@ var ProtobufDecoder = class {
     if (opts.registryUrl === null) {
       if (readerType === null) throw new Error("plain Protobuf values need the schema's text");
       this.plainProjection = project2(readerType, opts.columns, [], `message ${readerType.fullName.replace(/^\./, "")}`);
-      this.cache = null;
-      this.prepare = null;
-    } else {
-      this.plainProjection = null;
-      const cache = new SchemaCache(opts.registryUrl, compileWriter2);
-      this.cache = cache;
-      this.prepare = (values, where) => cache.prepare(values, where);
-    }
+    } else this.plainProjection = null;
   }
   decode(value) {
     if (value === null) return this.fail("null value (tombstone)");
     let p = this.plainProjection;
     let pos = 0;
     if (p === null) {
-      const id = readSchemaId(value);
-      if (typeof id === "string") return this.fail(id);
-      const e = this.cache.get(id);
-      if (e === void 0) return this.fail(`schema id ${id} was not fetched`);
-      if (!e.ok) return this.fail(e.reason);
+      const id = this.schemaIdOf(value);
+      if (id === FAIL) return FAIL;
+      const w = this.writer(id);
+      if (w === FAIL) return FAIL;
       const ix = readMessageIndexes(value, HEADER_BYTES);
       if (typeof ix === "string") return this.fail(ix);
       pos = ix.pos;
       const key = ix.indexes.length === 1 ? String(ix.indexes[0]) : ix.indexes.join(".");
-      let pr = e.value.byPath.get(key);
+      let pr = w.byPath.get(key);
       if (pr === void 0) {
-        const t = messageAt(e.value, ix.indexes);
+        const t = messageAt(w, ix.indexes);
         const what = t ? `message ${t.fullName.replace(/^\./, "")} of writer schema id ${id}` : "";
         pr = t ? project2(t, this.columns, this.readerFields, what) : `message index [${ix.indexes.join(", ")}] names no message of writer schema id ${id}`;
-        e.value.byPath.set(key, pr);
+        w.byPath.set(key, pr);
       }
       if (typeof pr === "string") return this.fail(pr);
       p = pr;
@@ -61289,13 +61299,6 @@ var ProtobufDecoder = class {
     const cols = p.cols;
     for (let i = 0; i < cols.length; i++) out[cols[i][0]] = cols[i][1](m);
     return out;
-  }
-  fail(reason) {
-    this.reason = reason;
-    return FAIL;
-  }
-  raw(value) {
-    return value === null ? "" : value.toString("base64");
   }
 };
 

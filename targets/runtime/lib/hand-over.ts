@@ -144,8 +144,10 @@ export class HandOver {
     if (this.awaiting.size === 0 || now() - this.lastLook < 100) return;
     this.lastLook = now();
     const started: [number, number | null][] = [];
+    // One read of the store for every waiting partition.
+    const docs = this.c.store.read();
     for (const [p, deadline] of this.awaiting) {
-      const t = this.take(p, deadline);
+      const t = this.take(p, deadline, docs);
       if (t === null) continue;
       this.tasks[p] = t.task;
       this.awaiting.delete(p);
@@ -162,10 +164,10 @@ export class HandOver {
   }
 
   /** Builds partition `p`'s task from the newest entry once its holder released it (or the wait ended); null: wait on. */
-  private take(p: number, deadline: number): { task: PartitionTask; next: number | null } | null {
+  private take(p: number, deadline: number, docs: ReturnType<MemberStore['read']>): { task: PartitionTask; next: number | null } | null {
     const { def, member, store, source, now } = this.c;
     const pid = this.partitionId(p);
-    const found = store.latest(pid);
+    const found = store.latest(pid, docs);
     if (found && !found.entry.released && found.member !== member) {
       if (now() < deadline) return null;
       this.c.warn(`member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1000} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)`);

@@ -67,20 +67,29 @@ export class MemberStore {
     readonly member: string,
   ) {}
 
-  /** The newest entry of `partition` across every member's last checkpoint, or null. */
-  latest(partition: string): FoundEntry | null {
+  /** Every member's last checkpoint, read once (a look at several partitions shares it). */
+  read(): { member: string; doc: CheckpointDoc }[] {
     const membersRoot = path.join(this.root, 'members');
     let names: string[];
     try {
       names = fs.readdirSync(membersRoot);
     } catch {
-      return null;
+      return [];
     }
-    let best: FoundEntry | null = null;
+    const out: { member: string; doc: CheckpointDoc }[] = [];
     for (const m of names.sort()) {
       const doc = readDoc(path.join(membersRoot, m, 'checkpoint.json'));
-      const e = doc?.tasks?.[partition];
-      if (doc && e && (best === null || newer(e, best.entry))) best = { member: m, fingerprint: doc.fingerprint, entry: e };
+      if (doc) out.push({ member: m, doc });
+    }
+    return out;
+  }
+
+  /** The newest entry of `partition` across every member's last checkpoint (`docs`: from `read()`), or null. */
+  latest(partition: string, docs = this.read()): FoundEntry | null {
+    let best: FoundEntry | null = null;
+    for (const { member, doc } of docs) {
+      const e = doc.tasks?.[partition];
+      if (e && (best === null || newer(e, best.entry))) best = { member, fingerprint: doc.fingerprint, entry: e };
     }
     return best;
   }

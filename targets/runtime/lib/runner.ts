@@ -97,7 +97,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     watermarks: new Map(def.sources.filter((s) => s.timeIndex >= 0).map((s) => [s.name, Number.NEGATIVE_INFINITY])),
     late: new Map(),
     recordsOut: () => new Map([...sinks.values()].map((s) => [s.def.name, s.rowsOut])),
-    stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    // Summed by operator id: scaled out, every partition task has its own copy of each operator.
+    stateSize: () => {
+      const m = new Map<string, number>();
+      for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
+      return m;
+    },
     ignoredRetractions: () => {
       const m = new Map<string, number>();
       for (const o of allOps()) if (o instanceof GroupAggOp) m.set(o.id, (m.get(o.id) ?? 0) + o.ignoredRetractions);
@@ -197,11 +202,6 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   /** Scaled out: the partition tasks this member holds and their hand-over (set once the source exists). */
   let handOver: HandOver | null = null;
   const allOps = (): StatefulOp[] => (handOver ? handOver.ops() : ops);
-  metrics.stateSize = () => {
-    const m = new Map<string, number>();
-    for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
-    return m;
-  };
 
   // ---------------------------------------------------------------- dead letters
   // Members of a scaled-out pipeline may share a base directory: each writes its own file.

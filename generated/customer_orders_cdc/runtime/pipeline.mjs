@@ -59805,20 +59805,28 @@ var MemberStore = class {
   }
   root;
   member;
-  /** The newest entry of `partition` across every member's last checkpoint, or null. */
-  latest(partition) {
+  /** Every member's last checkpoint, read once (a look at several partitions shares it). */
+  read() {
     const membersRoot = path4.join(this.root, "members");
     let names;
     try {
       names = fs4.readdirSync(membersRoot);
     } catch {
-      return null;
+      return [];
     }
-    let best = null;
+    const out = [];
     for (const m of names.sort()) {
       const doc = readDoc(path4.join(membersRoot, m, "checkpoint.json"));
-      const e = doc?.tasks?.[partition];
-      if (doc && e && (best === null || newer(e, best.entry))) best = { member: m, fingerprint: doc.fingerprint, entry: e };
+      if (doc) out.push({ member: m, doc });
+    }
+    return out;
+  }
+  /** The newest entry of `partition` across every member's last checkpoint (`docs`: from `read()`), or null. */
+  latest(partition, docs = this.read()) {
+    let best = null;
+    for (const { member, doc } of docs) {
+      const e = doc.tasks?.[partition];
+      if (e && (best === null || newer(e, best.entry))) best = { member, fingerprint: doc.fingerprint, entry: e };
     }
     return best;
   }
@@ -59980,8 +59988,9 @@ var HandOver = class {
     if (this.awaiting.size === 0 || now() - this.lastLook < 100) return;
     this.lastLook = now();
     const started = [];
+    const docs = this.c.store.read();
     for (const [p, deadline] of this.awaiting) {
-      const t = this.take(p, deadline);
+      const t = this.take(p, deadline, docs);
       if (t === null) continue;
       this.tasks[p] = t.task;
       this.awaiting.delete(p);
@@ -59992,10 +60001,10 @@ var HandOver = class {
     await this.c.checkpoint();
   }
   /** Builds partition `p`'s task from the newest entry once its holder released it (or the wait ended); null: wait on. */
-  take(p, deadline) {
+  take(p, deadline, docs) {
     const { def, member, store, source, now } = this.c;
     const pid = this.partitionId(p);
-    const found = store.latest(pid);
+    const found = store.latest(pid, docs);
     if (found && !found.entry.released && found.member !== member) {
       if (now() < deadline) return null;
       this.c.warn(`member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1e3} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)`);
@@ -60039,7 +60048,12 @@ async function runPipelineDef(def, opts) {
     watermarks: new Map(def.sources.filter((s) => s.timeIndex >= 0).map((s) => [s.name, Number.NEGATIVE_INFINITY])),
     late: /* @__PURE__ */ new Map(),
     recordsOut: () => new Map([...sinks2.values()].map((s) => [s.def.name, s.rowsOut])),
-    stateSize: () => new Map(ops.map((o) => [o.id, o.stateSize()])),
+    // Summed by operator id: scaled out, every partition task has its own copy of each operator.
+    stateSize: () => {
+      const m = /* @__PURE__ */ new Map();
+      for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
+      return m;
+    },
     ignoredRetractions: () => {
       const m = /* @__PURE__ */ new Map();
       for (const o of allOps()) if (o instanceof GroupAggOp) m.set(o.id, (m.get(o.id) ?? 0) + o.ignoredRetractions);
@@ -60132,11 +60146,6 @@ async function runPipelineDef(def, opts) {
   }
   let handOver = null;
   const allOps = () => handOver ? handOver.ops() : ops;
-  metrics.stateSize = () => {
-    const m = /* @__PURE__ */ new Map();
-    for (const o of allOps()) m.set(o.id, (m.get(o.id) ?? 0) + o.stateSize());
-    return m;
-  };
   const dlPath = path5.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
   const deadFile = new TruncatingFile(dlPath);
   let deadOpened = false;

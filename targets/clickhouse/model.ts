@@ -58,6 +58,12 @@ export interface EmitContext {
   collections: Map<string, [string, string][]>;
   /** Databases already created. */
   databases: Set<string>;
+  /**
+   * The materialized views that read a Kafka engine table, emitted after every other statement: the
+   * Kafka engine starts consuming when its first view is attached, so a row consumed before the last
+   * downstream view existed would be lost to it (see sources.ts, topicTable).
+   */
+  ignitions: Stmt[];
 }
 
 /** `SELECT <cols> FROM (SELECT <exprs> AS __cN FROM rel)`: inner aliases cannot shadow source columns. */

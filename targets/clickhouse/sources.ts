@@ -54,8 +54,40 @@ function columnDefs(cols: { name: string; type: string; extra?: string }[]): str
   return cols.map((c) => `    ${ident(c.name)} ${c.type}${c.extra ?? ''}`).join(',\n');
 }
 
+/**
+ * A topic-backed table: the Kafka engine table (or its insertable MergeTree stand-in) `<table>`, and the
+ * Null-engine table `<table>__stream` with the same payload plus the virtual columns as ordinary ones, which
+ * every downstream view reads. One materialized view copies `<table>` into `<table>__stream`; it is the only
+ * view on the Kafka table and is emitted last (ctx.ignitions), so the engine starts consuming only when every
+ * view that must see its rows exists. Returns the qualified name of the stream table.
+ */
+function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): string {
+  kafkaTable(ctx, src, table, payload, format);
+  const from = qualified(ctx.db, table);
+  const stream = qualified(ctx.db, `${table}__stream`);
+  const mv = qualified(ctx.db, `${table}__stream_mv`);
+  const cols = [...payload, ...KAFKA_VIRTUALS.map((v) => ({ name: v.name, type: v.type }))];
+  addStmt(
+    ctx,
+    'pipeline',
+    [`${table}__stream: the rows of ${table}, fanned out to the views below (filled last, when they all exist)`],
+    `CREATE TABLE IF NOT EXISTS ${stream}\n(\n${columnDefs(cols)}\n)\nENGINE = Null`,
+    `DROP TABLE IF EXISTS ${stream}`,
+  );
+  ctx.ignitions.push({
+    role: 'pipeline',
+    comments: [
+      `consumption of ${table} starts here: the Kafka engine consumes once a view is attached, so this only view on it comes`,
+      'after every view downstream of it and none of them misses a row',
+    ],
+    sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${stream}\nAS SELECT ${cols.map((c) => ident(c.name)).join(', ')}\nFROM ${from}`,
+    drop: `DROP VIEW IF EXISTS ${mv}`,
+  });
+  return stream;
+}
+
 /** The Kafka engine clause (or the insertable MergeTree) of a topic-backed table. */
-function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): void {
+function kafkaTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): void {
   const name = qualified(ctx.db, table);
   const topicOpt = src.options['topic'];
   const topic = topicOpt?.envVars.length ? topicOpt.template : (optionText(topicOpt) ?? defaultTopic(src));
@@ -107,7 +139,7 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
   const settings: [string, string][] = [
     ...plainSettings,
     ...(inCollection.has('kafka_topic_list') ? [] : ([['kafka_topic_list', str(topic)]] as [string, string][])),
-    ...(inCollection.has('kafka_group_name') ? [] : ([['kafka_group_name', str(optionText(src.options['group_id']) ?? `pipec-${ctx.plan.pipeline.name}-${src.name}`)]] as [string, string][])),
+    ...(inCollection.has('kafka_group_name') ? [] : ([['kafka_group_name', str(optionText(src.options['group_id']) ?? defaultGroup(ctx, src))]] as [string, string][])),
     ['kafka_format', str(format.name)],
     ...format.settings.filter(([k]) => k !== 'format_avro_schema_registry_url'),
     ['kafka_num_consumers', String(Number(optionText(src.options['consumers']) ?? '1') || 1)],
@@ -129,7 +161,7 @@ interface BadValue {
   reason: string;
 }
 
-function deadLetters(ctx: EmitContext, src: IrSource, table: string, badValues: BadValue[] = []): void {
+function deadLetters(ctx: EmitContext, src: IrSource, stream: string, badValues: BadValue[] = []): void {
   const dlq = qualified(ctx.db, `${src.name}__dead_letters`);
   const mv = qualified(ctx.db, `${src.name}__dead_letters_mv`);
   addStmt(
@@ -156,7 +188,7 @@ function deadLetters(ctx: EmitContext, src: IrSource, table: string, badValues: 
     ctx,
     'pipeline',
     [],
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${dlq}\nAS SELECT ${pairs.map(([o, v]) => `${v} AS ${ident(o)}`).join(', ')}\nFROM ${qualified(ctx.db, table)}\nWHERE ${[hasError, ...badValues.map((b) => b.cond)].join(' OR ')}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv} TO ${dlq}\nAS SELECT ${pairs.map(([o, v]) => `${v} AS ${ident(o)}`).join(', ')}\nFROM ${stream}\nWHERE ${[hasError, ...badValues.map((b) => b.cond)].join(' OR ')}`,
     `DROP VIEW IF EXISTS ${mv}`,
   );
 }
@@ -169,9 +201,9 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
   // takes as seconds: such columns are read as text and converted here, bad values become dead letters.
   const textTimes = new Map<string, { expr: string; bad: BadValue }>();
   if (format.name === 'JSONEachRow') for (const c of payload) if (c.type.kind === 'timestamp') textTimes.set(c.name, jsonTimestamp(c.name, c.type));
-  topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: textTimes.has(c.name) ? (c.type.nullable ? 'Nullable(String)' : 'String') : chType(c.type) })), format);
-  deadLetters(ctx, src, src.name, [...textTimes.values()].map((t) => t.bad));
-  const rel = tableRel(qualified(ctx.db, src.name), payload, 'stream', [src.id]);
+  const stream = topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: textTimes.has(c.name) ? (c.type.nullable ? 'Nullable(String)' : 'String') : chType(c.type) })), format);
+  deadLetters(ctx, src, stream, [...textTimes.values()].map((t) => t.bad));
+  const rel = tableRel(stream, payload, 'stream', [src.id]);
   rel.cols = new Map();
   for (const c of src.columns) {
     rel.types.set(c.name, c.type);
@@ -243,6 +275,15 @@ function defaultTopic(src: IrSource): string {
   return table ? `${src.name}.${table.includes('.') ? table : `public.${table}`}` : src.name;
 }
 
+/**
+ * The consumer group when the spec names none. It differs from the runtime's default
+ * (`pipec-<pipeline>-<source>`): a ClickHouse server and a `pipec run` of the same spec in one
+ * group would split the topic's partitions between them and each see only part of it.
+ */
+function defaultGroup(ctx: EmitContext, src: IrSource): string {
+  return `pipec-${ctx.plan.pipeline.name}-${src.name}-clickhouse`;
+}
+
 function optionText(o: IrOption | undefined): string | null {
   if (!o) return null;
   return o.envVars.length ? null : o.value;
@@ -251,8 +292,8 @@ function optionText(o: IrOption | undefined): string | null {
 /** PostgreSQL CDC: Debezium JSON topic → ReplacingMergeTree(_version, _is_deleted) keyed by the primary key. */
 function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
   const raw = `${src.name}__debezium`;
-  topicTable(ctx, src, raw, [{ name: 'raw', type: 'String' }], { name: 'JSONAsString', settings: [] });
-  deadLetters(ctx, src, raw);
+  const rawStream = topicTable(ctx, src, raw, [{ name: 'raw', type: 'String' }], { name: 'JSONAsString', settings: [] });
+  deadLetters(ctx, src, rawStream);
   const payload = src.columns.filter((c) => c.metadataFrom === null);
   const table = qualified(ctx.db, src.name);
   const key = src.primaryKey?.length ? src.primaryKey : payload.slice(0, 1).map((c) => c.name);
@@ -276,7 +317,7 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
   );
   const side = `if(JSONExtractString(${DOC}, 'op') = 'd', 'before', 'after')`;
   // The event document is extracted once, in a subquery the materialized view still triggers on.
-  const rawRel = tableRel(`(SELECT ${DOC_EXPR} AS ${DOC}, ${ident('_error')} FROM ${qualified(ctx.db, raw)})`, [], 'stream', [src.id]);
+  const rawRel = tableRel(`(SELECT ${DOC_EXPR} AS ${DOC}, ${ident('_error')} FROM ${rawStream})`, [], 'stream', [src.id]);
   for (const c of payload) rawRel.cols.set(c.name, debeziumField(side, c.name, c.type));
   rawRel.cols.set('_version', `JSONExtractUInt(${DOC}, 'source', 'lsn')`);
   rawRel.cols.set('_is_deleted', `toUInt8(JSONExtractString(${DOC}, 'op') = 'd')`);

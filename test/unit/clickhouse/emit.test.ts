@@ -149,3 +149,22 @@ test('a sink table named like a generated view is an error, not a silent IF NOT 
   const out = emitClickHouse({ ...p, sinks: [chSink('s', w.id, w.schema, 'bid_windows')] });
   assert.deepEqual(out.diagnostics.items.filter((d) => d.severity === 'error').map((d) => d.code), ['clickhouse-name-collision']);
 });
+
+test("the default consumer group is not the runtime's: a server and `pipec run` of one spec never split a topic", async () => {
+  const { sourceOptions } = await import('../../../targets/runtime/lib/kafka/options.ts');
+  const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders') } });
+  const sql = emitClickHouse(plan('shop', { sources: [k] })).sql;
+  const runtimeGroup = sourceOptions('orders', { topic: 'orders' }, { PIPEC_KAFKA_BROKERS: 'localhost:9092' }, 'shop').groupId;
+  const group = /kafka_group_name = '([^']+)'/.exec(sql)?.[1];
+  assert.equal(group, 'pipec-shop-orders-clickhouse');
+  assert.notEqual(group, runtimeGroup);
+  // A group the spec names is used as given: the user chose to share it.
+  const named = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders'), group_id: opt('g1') } });
+  assert.match(emitClickHouse(plan('shop', { sources: [named] })).sql, /kafka_group_name = 'g1'/);
+});
+
+test('the header names the oldest ClickHouse server the DDL runs on', () => {
+  const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders') } });
+  const out = emitClickHouse(plan('shop', { sources: [k] }));
+  assert.match(out.sql.split('\n')[1]!, /^-- Needs ClickHouse 23\.2 or newer/);
+});

@@ -220,7 +220,7 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
     schema,
     changelog: 'append',
     upsertKey: null,
-    stateBound: { kind: 'interval', retainMs: Math.max(Math.abs(lower), Math.abs(upper)) },
+    stateBound: { kind: 'interval', retainMs: Math.max(Math.abs(lower), Math.abs(upper)) + owner.allowedLatenessMs },
     timeColumn,
     joinType: j.joinType,
     leftKeys: keys.map((k) => k.l),
@@ -231,6 +231,8 @@ export function planJoin(ck: Checker, j: JoinItem, prefix: string, left: FromRes
     upperMs: upper,
     residual: residualExpr,
     outputMap,
+    allowedLatenessMs: owner.allowedLatenessMs,
+    late: owner.late,
     span: j.span,
   });
   return { stream: { op, bounded, label }, scope: outScope };

@@ -1,9 +1,9 @@
 // CREATE SINK: connector options, the input (FROM a view or source, AS SELECT, or late events
 // only), the rows' schema and changelog, and the per-connector settings of IrSink.
 import type { CreateSinkStmt } from '../syntax/ast.ts';
-import type { IrClickHouseSink, IrColumn, IrFileSink, IrIcebergSink, IrKafkaSink, IrSink, SinkConnector, Changelog, WindowAggOp } from '../plan/ir.ts';
+import type { IrClickHouseSink, IrColumn, IrFileSink, IrIcebergSink, IrKafkaSink, IrSink, SinkConnector, Changelog, IntervalJoinOp, WindowAggOp } from '../plan/ir.ts';
 import type { Span } from '../diagnostics/span.ts';
-import { T } from '../types/sql-type.ts';
+import { T, type SqlType } from '../types/sql-type.ts';
 import { suggest } from '../util/suggest.ts';
 import type { Checker, Stream } from './checker.ts';
 import { checkOptions, optionIdent, splitList, type CheckedOptions } from './options.ts';
@@ -47,7 +47,7 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     inputFailed = input === null;
     if (!planned) ck.rollback(mark);
   }
-  const lateFrom = ck.operators.filter((o): o is WindowAggOp => o.op === 'window_agg' && o.late.kind === 'to' && o.late.sink === name);
+  const lateFrom = ck.operators.filter((o): o is WindowAggOp | IntervalJoinOp => (o.op === 'window_agg' || o.op === 'interval_join') && o.late.kind === 'to' && o.late.sink === name);
   let schema: IrColumn[] = [];
   let changelog: Changelog = 'append';
   let upsertKey: string[] | null = null;
@@ -142,8 +142,19 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
   return ir;
 }
 
-/** The rows a window sends `ON LATE TO` a sink: its input's columns plus `late_by_ms`. */
-function lateSchema(ck: Checker, w: WindowAggOp): IrColumn[] {
+/**
+ * The rows a window sends `ON LATE TO` a sink: its input's columns plus `late_by_ms`. An interval join
+ * sends the join's columns, those of the late row's side filled and the other side's NULL (so every
+ * column is nullable), plus `late_side` ('left' or 'right') and `late_by_ms`.
+ */
+function lateSchema(ck: Checker, w: WindowAggOp | IntervalJoinOp): IrColumn[] {
+  if (w.op === 'interval_join') {
+    return [
+      ...w.schema.map((c): IrColumn => ({ ...c, type: { ...c.type, nullable: true } as SqlType })),
+      { name: 'late_side', type: T.string(false), metadataFrom: null },
+      { name: 'late_by_ms', type: T.bigint(false), metadataFrom: null },
+    ];
+  }
   const input = ck.operators.find((o) => o.id === w.inputs[0]);
   return [...(input?.schema ?? []).map((c) => ({ ...c })), { name: 'late_by_ms', type: T.bigint(false), metadataFrom: null }];
 }

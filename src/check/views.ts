@@ -59,9 +59,11 @@ export function checkView(ck: Checker, v: CreateViewStmt): void {
   ck.viewStreams.set(name, { ...planned.stream, label: name });
   const shapes = planned.shapes;
   const windowed = shapes.includes('window_agg');
+  // An interval join drops rows behind the watermark too, so it takes ALLOWED LATENESS and ON LATE.
+  const joined = ck.operators.slice(mark).some((o) => o.op === 'interval_join');
   if (v.emit?.mode === 'on_window_close' && !windowed) ck.bag.report('emit-not-applicable', v.emit.span, { mode: 'EMIT ON WINDOW CLOSE' });
   if (v.emit?.mode === 'changes' && shapes.every((s) => s === 'plain')) ck.bag.report('emit-not-applicable', v.emit.span, { mode: 'EMIT CHANGES' });
-  if (!windowed) {
+  if (!windowed && !joined) {
     if (v.allowedLateness) ck.bag.report('lateness-not-applicable', v.allowedLateness.span, { clause: 'ALLOWED LATENESS' });
     if (v.onLate) ck.bag.report('lateness-not-applicable', v.onLate.span, { clause: v.onLate.kind === 'drop' ? 'ON LATE DROP' : 'ON LATE TO' });
   }

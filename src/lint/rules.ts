@@ -12,7 +12,7 @@ import { kafkaSinkAcks } from './rules/kafka-sink-acks.ts';
 import { registryCompatibility } from './rules/registry-compatibility.ts';
 import { unboundedState } from './rules/unbounded-state.ts';
 import { watermarkIdleTimeout } from './rules/watermark-idle-timeout.ts';
-import { windowLateUnspecified } from './rules/window-late.ts';
+import { joinLateUnspecified, windowLateUnspecified } from './rules/window-late.ts';
 
 export const LINT_RULES: readonly LintRule[] = [
   // sources
@@ -21,6 +21,7 @@ export const LINT_RULES: readonly LintRule[] = [
   registryCompatibility,
   // operators
   windowLateUnspecified,
+  joinLateUnspecified,
   constantFalseFilter,
   unboundedState,
   distinctState,

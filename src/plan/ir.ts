@@ -243,6 +243,13 @@ export interface IntervalJoinOp extends OperatorBase {
   residual: IrExpr | null;
   /** Output columns: which input and column each comes from. */
   outputMap: { name: string; input: number; column: string }[];
+  /**
+   * A row whose time is below the watermark minus this is late: rows it could match may be gone, so
+   * it joins nothing (Flink's rule, with the view's ALLOWED LATENESS as slack; 0 without one).
+   */
+  allowedLatenessMs: number;
+  /** What happens to late rows (the view's ON LATE; counted either way). */
+  late: LateHandling;
 }
 
 export interface TemporalJoinOp extends OperatorBase {

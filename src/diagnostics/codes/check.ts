@@ -351,10 +351,10 @@ export const checkCodes = {
   }),
   'lateness-not-applicable': def<{ clause: string }>({
     severity: 'error',
-    title: 'late-event handling on a query without windows',
-    message: (p) => `${p.clause} applies only to window aggregates`,
+    title: 'late-event handling on a query without windows or interval joins',
+    message: (p) => `${p.clause} applies only to window aggregates and interval joins`,
     help: () => 'remove the clause',
-    explain: 'Allowed lateness and ON LATE describe events that arrive after their window closed; only window aggregates close windows.',
+    explain: 'Allowed lateness and ON LATE describe events that arrive behind the watermark: after their window closed, or after the rows an interval join would have matched them with were let go. Other queries drop no event for being late.',
   }),
   'aggregate-needs-view': def<Record<string, never>>({
     severity: 'error',

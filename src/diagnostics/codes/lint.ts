@@ -40,6 +40,25 @@ ON LATE DROP counts the dropped events in the \`late_events\` metric. ON LATE TO
 unchanged and with a \`late_by_ms\` column, to the named sink, where they can be reconciled.`,
   }),
 
+  'join-late-unspecified': def<{ owner: string }>({
+    severity: 'warning',
+    title: 'interval join without an ON LATE choice',
+    message: (p) => `the interval join of ${p.owner} does not say what happens to rows behind the watermark: they join nothing and are dropped silently`,
+    help: () => 'add ON LATE DROP (counted in a metric) or ON LATE TO <sink> (kept, with late_side and late_by_ms); ALLOWED LATENESS keeps rows matchable for longer',
+    explain: `An interval join keeps each side's rows only while a row of the other side can still match
+them: once the watermark has passed a row's time, the rows it would have joined may already be
+gone. So a row whose time is below the watermark (minus the view's ALLOWED LATENESS) is late:
+it joins nothing, as in Flink. pipec never drops such rows without a word: say what you want.
+
+  CREATE VIEW paid AS SELECT ... FROM orders o JOIN payments p ON ... BETWEEN ...
+  ALLOWED LATENESS INTERVAL '10' SECOND      -- keep rows matchable 10 s longer (more state)
+  ON LATE TO late_rows;                      -- or ON LATE DROP
+
+ON LATE DROP counts the rows in \`pipec_late_events_total{operator}\`. ON LATE TO sends each late row
+to a sink declared without FROM, as the join's columns with the other side's NULL, plus
+\`late_side\` ('left' or 'right') and \`late_by_ms\`.`,
+  }),
+
   'unbounded-state': def<{ owner: string; operator: string; reason: string }>({
     severity: 'warning',
     title: 'operator state without a bound',

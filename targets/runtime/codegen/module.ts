@@ -254,6 +254,11 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
           return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
         });
         out.push(`function join_${ident(o.id)}(l, r) {\n  return [${cells.join(', ')}];\n}`);
+        // A late row, in the shape its ON LATE TO sink receives: the join's columns, the other side's NULL, then the side.
+        for (const side of [0, 1] as const) {
+          const lateCells = o.outputMap.map((m) => (m.input === side ? `x[${findCol(side === 0 ? L : R, m.column)}]` : 'null'));
+          out.push(`function late${side === 0 ? 'l' : 'r'}_${ident(o.id)}(x) {\n  return [${[...lateCells, q(side === 0 ? 'left' : 'right')].join(', ')}];\n}`);
+        }
         break;
       }
       case 'temporal_join':
@@ -439,7 +444,8 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         L.push(
           `const op_${id} = b.intervalJoin({ id: ${q(o.id)}, joinType: ${q(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
             `leftTimeIndex: ${lc.findIndex((c) => c.name === o.leftTime)}, rightTimeIndex: ${rc.findIndex((c) => c.name === o.rightTime)}, ` +
-            `lowerMs: ${o.lowerMs}, upperMs: ${o.upperMs}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id} });`,
+            `lowerMs: ${o.lowerMs}, upperMs: ${o.upperMs}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}, ` +
+            `allowedLatenessMs: ${o.allowedLatenessMs}, lateLeft: latel_${id}, lateRight: later_${id} });`,
         );
         L.push(`function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`, `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
@@ -454,13 +460,15 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
     }
     L.push(emitFn(o.id));
   }
-  // Late rows: the window input row plus late_by_ms, to every sink that declared `ON LATE TO`.
+  // Late rows plus late_by_ms, to every sink that declared `ON LATE TO`: a window's input row, or an
+  // interval join's late row (its columns with the other side's NULL, then late_side).
   const late: string[] = [];
   for (const o of ops) {
-    if (o.op !== 'window_agg') continue;
+    if (o.op !== 'window_agg' && o.op !== 'interval_join') continue;
     const targets = plan.sinks.filter((s) => s.lateFrom.includes(o.id));
     if (targets.length === 0) continue;
-    const inCols = layout(o.inputs[0]!);
+    const inCols: IrColumn[] =
+      o.op === 'window_agg' ? layout(o.inputs[0]!) : [...layout(o.id), { name: 'late_side', type: { kind: 'string', nullable: false }, metadataFrom: null }];
     const withLate: IrColumn[] = [...inCols, { name: 'late_by_ms', type: { kind: 'bigint', nullable: false }, metadataFrom: null }];
     const writes = targets.map((s) => `sink_${ident(s.id)}.write(${remap(withLate, s.schema, 'x')});`);
     late.push(`${q(o.id)}: (r, lateBy) => {\n    const x = r.concat(lateBy);\n    ${writes.join('\n    ')}\n  },`);

@@ -36,7 +36,7 @@ export function prometheusText(m: Metrics, now: number): string {
   family('pipec_records_in_total', 'counter', 'Records read per source.', [...m.recordsIn()].map(([s, v]) => [lbl('source', s), v]));
   family('pipec_records_out_total', 'counter', 'Rows written per sink.', [...m.recordsOut()].map(([s, v]) => [lbl('sink', s), v]));
   family('pipec_dead_letters_total', 'counter', 'Records sent to the dead-letter sink per source.', [...m.deadLetters()].map(([s, v]) => [lbl('source', s), v]));
-  family('pipec_late_events_total', 'counter', 'Events later than the allowed lateness per window operator.', [...m.late].map(([s, v]) => [lbl('operator', s), v]));
+  family('pipec_late_events_total', 'counter', 'Events later than the allowed lateness per window or interval-join operator.', [...m.late].map(([s, v]) => [lbl('operator', s), v]));
   family('pipec_watermark_lag_seconds', 'gauge', 'Processing time minus the source watermark.', [...m.watermarks].filter(([, w]) => Number.isFinite(w)).map(([s, w]) => [lbl('source', s), (now - w) / 1000]));
   family('pipec_watermark_ms', 'gauge', 'Source watermark in epoch milliseconds.', [...m.watermarks].map(([s, w]) => [lbl('source', s), w]));
   family('pipec_consumer_lag_records', 'gauge', 'Records the source is behind its upstream.', [...m.lag()].map(([s, v]) => [lbl('source', s), v.records]));

@@ -176,8 +176,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     const opCtx = { late, now };
     const track = <T extends StatefulOp>(op: T): T => {
       into.push(op);
-      // Only windows drop late events: only they get a late counter.
-      if (op instanceof WindowAggOp || op instanceof SessionAggOp) metrics.late.set(op.id, metrics.late.get(op.id) ?? 0);
+      // Only windows and interval joins drop late events: only they get a late counter.
+      if (op instanceof WindowAggOp || op instanceof SessionAggOp || op instanceof IntervalJoinOp) metrics.late.set(op.id, metrics.late.get(op.id) ?? 0);
       return op;
     };
     const builders: Builders = {

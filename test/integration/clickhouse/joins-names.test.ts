@@ -32,6 +32,8 @@ function intervalJoinPlan(): PlanDoc {
     lowerMs: -3_600_000,
     upperMs: 0,
     residual: null,
+    allowedLatenessMs: 0,
+    late: { kind: 'drop' },
     outputMap: [
       { name: 'id', input: 0, column: 'id' },
       { name: 'amount', input: 0, column: 'amount' },

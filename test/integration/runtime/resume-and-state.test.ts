@@ -67,6 +67,8 @@ function joinPlan(joinType: 'inner' | 'left') {
     lowerMs: -5 * SEC,
     upperMs: 0,
     residual: null,
+    allowedLatenessMs: 0,
+    late: { kind: 'drop' },
     outputMap: [
       { name: 'id', input: 0, column: 'id' },
       { name: 'lt', input: 0, column: 'lt' },

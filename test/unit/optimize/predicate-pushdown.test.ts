@@ -179,7 +179,7 @@ function intervalJoined(joinType: 'inner' | 'left'): PlanDoc {
   if (j.op !== 'temporal_join') throw new Error('fixture');
   const ij: IrOperator = {
     ...j, op: 'interval_join', joinType, rightKeys: [E.col('cid', T.bigint(false), 1)],
-    leftTime: 'ts', rightTime: 'cid', lowerMs: 0, upperMs: 1000, stateBound: { kind: 'interval', retainMs: 1000 },
+    leftTime: 'ts', rightTime: 'cid', lowerMs: 0, upperMs: 1000, allowedLatenessMs: 0, late: { kind: 'drop' }, stateBound: { kind: 'interval', retainMs: 1000 },
   } as IrOperator;
   delete (ij as { asOfColumn?: string }).asOfColumn;
   doc.operators = doc.operators.map((o) => (o.id === 'j' ? ij : o));

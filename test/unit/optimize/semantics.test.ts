@@ -54,7 +54,7 @@ function intervalPlan(joinType: 'inner' | 'left'): PlanDoc {
   plan.operators = plan.operators.map((o) => {
     if (o.op !== 'temporal_join') return o;
     const { asOfColumn: _asOf, rightKeys: _rk, ...rest } = o;
-    return { ...rest, op: 'interval_join', rightKeys: [E.col('buyer', T.string(), 1)], leftTime: 'ts', rightTime: 'bts', lowerMs: -120_000, upperMs: 0 };
+    return { ...rest, op: 'interval_join', rightKeys: [E.col('buyer', T.string(), 1)], leftTime: 'ts', rightTime: 'bts', lowerMs: -120_000, upperMs: 0, allowedLatenessMs: 0, late: { kind: 'drop' as const } };
   });
   return plan;
 }

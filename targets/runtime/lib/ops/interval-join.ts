@@ -1,7 +1,9 @@
 // Interval join: a left row l and a right row r with equal keys join when
-// l.time - r.time is in [lower, upper]. Each side buffers its rows until the watermark shows
-// that no row of the other side can still match; a LEFT join then emits unmatched left rows
-// padded with NULLs.
+// l.time - r.time is in [lower, upper]. Each side buffers its rows until the watermark (minus the
+// allowed lateness) shows that no on-time row of the other side can still match; a LEFT join then
+// emits unmatched left rows padded with NULLs. A row whose time is below that bound is late: the
+// rows it would match may be gone, so it joins nothing and goes to ctx.late (counted, and routed
+// when the view says ON LATE TO), as Flink's interval join drops rows behind the watermark.
 import type { OpContext, Row, StatefulOp } from './types.ts';
 
 export interface IntervalJoinConfig {
@@ -18,6 +20,11 @@ export interface IntervalJoinConfig {
   /** Builds the output row; `r` is null for an unmatched left row of a LEFT join. */
   join: (l: Row, r: Row | null) => Row;
   out: (row: Row) => void;
+  /** Rows are late when their time is below the watermark minus this (the view's ALLOWED LATENESS). */
+  allowedLatenessMs: number;
+  /** The late-row shape of each side: the join's columns with the other side's NULL, then the side. */
+  lateLeft: (l: Row) => Row;
+  lateRight: (r: Row) => Row;
 }
 
 interface Entry {
@@ -35,9 +42,14 @@ export class IntervalJoinOp implements StatefulOp {
 
   constructor(
     private readonly cfg: IntervalJoinConfig,
-    _ctx: OpContext,
+    private readonly ctx: OpContext,
   ) {
     this.id = cfg.id;
+  }
+
+  /** Every row at or above this time finds all its matches still buffered. */
+  private get onTimeFrom(): number {
+    return this.wm - this.cfg.allowedLatenessMs;
   }
 
   pushLeft(row: Row): void {
@@ -47,6 +59,10 @@ export class IntervalJoinOp implements StatefulOp {
       return;
     }
     const t = row[this.cfg.leftTimeIndex] as number;
+    if (t < this.onTimeFrom) {
+      this.ctx.late(this.id, this.cfg.lateLeft(row), this.wm - t);
+      return;
+    }
     const e: Entry = { row, t, matched: false };
     const rs = this.right.get(key);
     if (rs !== undefined) {
@@ -65,6 +81,10 @@ export class IntervalJoinOp implements StatefulOp {
     const key = this.cfg.rightKey(row);
     if (key === null) return;
     const t = row[this.cfg.rightTimeIndex] as number;
+    if (t < this.onTimeFrom) {
+      this.ctx.late(this.id, this.cfg.lateRight(row), this.wm - t);
+      return;
+    }
     const ls = this.left.get(key);
     if (ls !== undefined) {
       for (const l of ls) {
@@ -86,10 +106,11 @@ export class IntervalJoinOp implements StatefulOp {
     const step = Math.max(1, (this.cfg.upperMs - this.cfg.lowerMs) / 10);
     if (wm !== Number.POSITIVE_INFINITY && wm - this.lastCleanup < step) return;
     this.lastCleanup = wm;
+    const from = this.onTimeFrom;
     for (const [key, ls] of this.left) {
       const keep = ls.filter((l) => {
-        // Future right rows have time >= wm and need r.t <= l.t - lower.
-        if (l.t - this.cfg.lowerMs >= wm) return true;
+        // Future on-time right rows have time >= from and need r.t <= l.t - lower.
+        if (l.t - this.cfg.lowerMs >= from) return true;
         if (!l.matched && this.cfg.joinType === 'left') this.cfg.out(this.cfg.join(l.row, null));
         return false;
       });
@@ -97,7 +118,8 @@ export class IntervalJoinOp implements StatefulOp {
       else if (keep.length !== ls.length) this.left.set(key, keep);
     }
     for (const [key, rs] of this.right) {
-      const keep = rs.filter((r) => r.t + this.cfg.upperMs >= wm);
+      // Future on-time left rows have time >= from and need l.t <= r.t + upper.
+      const keep = rs.filter((r) => r.t + this.cfg.upperMs >= from);
       if (keep.length === 0) this.right.delete(key);
       else if (keep.length !== rs.length) this.right.set(key, keep);
     }

@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "83abe1aa7a3b5e39";
+  const fingerprint = "ba41acd3b8d4b8fd";
 
   // source orders: kafka json; decodes 3 of 3 columns
   function decode_orders(o, e) {
@@ -47,6 +47,12 @@ export function definePipeline(env) {
   }
   function join_shipped_orders_join(l, r) {
     return [l[0], l[1], l[2], (r === null ? null : r[1]), (r === null ? null : r[2])];
+  }
+  function latel_shipped_orders_join(x) {
+    return [x[0], x[1], x[2], null, null, "left"];
+  }
+  function later_shipped_orders_join(x) {
+    return [null, null, null, x[1], x[2], "right"];
   }
 
   // shipped_orders/project: project order_id, amount, carrier, order_ts, ship_ts
@@ -120,7 +126,7 @@ export function definePipeline(env) {
       function emit_shipped_orders_scan_2(r) {
         pushr_shipped_orders_join(r);
       }
-      const op_shipped_orders_join = b.intervalJoin({ id: "shipped_orders/join", joinType: "inner", leftKey: lkey_shipped_orders_join, rightKey: rkey_shipped_orders_join, leftTimeIndex: 2, rightTimeIndex: 2, lowerMs: -14400000, upperMs: 0, residual: null, join: join_shipped_orders_join, out: emit_shipped_orders_join });
+      const op_shipped_orders_join = b.intervalJoin({ id: "shipped_orders/join", joinType: "inner", leftKey: lkey_shipped_orders_join, rightKey: rkey_shipped_orders_join, leftTimeIndex: 2, rightTimeIndex: 2, lowerMs: -14400000, upperMs: 0, residual: null, join: join_shipped_orders_join, out: emit_shipped_orders_join, allowedLatenessMs: 0, lateLeft: latel_shipped_orders_join, lateRight: later_shipped_orders_join });
       function pushl_shipped_orders_join(r) {
         op_shipped_orders_join.pushLeft(r);
       }

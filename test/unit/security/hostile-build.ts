@@ -23,7 +23,7 @@ export interface HostileBuild {
   files: Map<string, string>;
 }
 
-export async function buildInMemory(specText: string, path = 'spec.pipe.sql'): Promise<HostileBuild> {
+export async function buildInMemory(specText: string, path = 'spec.pipe.sql', opts: { targets?: boolean } = {}): Promise<HostileBuild> {
   const diagnostics = new DiagnosticBag();
   const ast = parseSpecText(path, specText, GOLDEN_ENV, diagnostics);
   const schemas = createSchemaLoader({ baseDir: process.cwd(), env: GOLDEN_ENV });
@@ -33,7 +33,7 @@ export async function buildInMemory(specText: string, path = 'spec.pipe.sql'): P
   const plan = checked ? optimizePlan(checked) : null;
   const files = new Map<string, string>();
   const errors = diagnostics.items.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
-  if (!plan || errors.length > 0) return { ast, plan, errors, files };
+  if (!plan || errors.length > 0 || opts.targets === false) return { ast, plan, errors, files };
   files.set('plan.txt', printPlanText(plan));
   for (const target of Object.values(TARGETS)) {
     if (!target || !target.appliesTo(plan)) continue;

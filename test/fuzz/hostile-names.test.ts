@@ -52,7 +52,8 @@ function randomName(rnd: () => number, tag: string, opts: { noDot: boolean; inVa
     if (opts.inValue) f = f.replace(/\$\{/g, '$');
     s += f;
   }
-  return s;
+  // Option values are trimmed (String.trim: white space and BOM) before they name a catalog.
+  return opts.inValue ? s + '~' : s;
 }
 
 const qi = (s: string): string => `"${s.replace(/"/g, '""')}"`;

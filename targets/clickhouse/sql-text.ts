@@ -1,5 +1,6 @@
 // Lexical helpers of the ClickHouse target: identifier quoting, string literals, comments.
 // Every name that reaches the DDL passes through `ident`, so no user name can break a statement.
+import { displayText } from '../../src/util/unsafe-text.ts';
 
 /**
  * A backtick-quoted identifier. The quote is doubled and backslashes are escaped (both are ClickHouse
@@ -33,9 +34,12 @@ function escapeBody(s: string, quote: string): string {
   return out;
 }
 
-/** A `-- ` comment line; user text is flattened to one line so it cannot end the comment early. */
+/**
+ * A `-- ` comment line; user text is flattened to one line so it cannot end the comment early
+ * (line breaks become a space, other unsafe characters of src/util/unsafe-text.ts `\uXXXX`).
+ */
 export function comment(text: string): string {
-  return '-- ' + text.replace(/[\r\n]+/g, ' ');
+  return '-- ' + displayText(text.replace(/[\r\n]+/g, ' '));
 }
 
 /** Splits `database.table` (the sink option) into its parts; a bare name uses `defaultDb`. */

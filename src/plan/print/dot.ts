@@ -1,11 +1,16 @@
 // `pipec plan --format dot`: the plan as a Graphviz digraph. Sources, operators and sinks are
 // nodes with multi-line labels; data edges are solid, late-data edges (ON LATE TO) dashed.
 import type { PlanDoc } from '../ir.ts';
+import { displayText } from '../../util/unsafe-text.ts';
 import { changelogText, operatorParts, operatorState, sinkTarget, watermarkText } from './describe.ts';
 
-/** A double-quoted dot ID or label; `\n` in the text becomes a centered line break. */
+/**
+ * A double-quoted dot ID or label; `\n` in the text becomes a centered line break, other unsafe
+ * characters of names (src/util/unsafe-text.ts) show as `\uXXXX`.
+ */
 function q(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  const lines = text.split('\n').map((l) => displayText(l).replace(/\\/g, '\\\\').replace(/"/g, '\\"'));
+  return `"${lines.join('\\n')}"`;
 }
 
 const srcNode = (name: string) => q(`source:${name}`);

@@ -3,6 +3,7 @@
 import type { IrOperator, IrSource, PlanDoc } from '../ir.ts';
 import { changelogText, operatorParts, operatorState, sinkTarget, watermarkText } from './describe.ts';
 import { formatDuration } from './format.ts';
+import { displayText } from '../../util/unsafe-text.ts';
 
 interface Ctx {
   ops: Map<string, IrOperator>;
@@ -116,5 +117,7 @@ export function printPlanText(plan: PlanDoc): string {
     ctx.lines.push('watermarks');
     for (const src of watermarked) ctx.lines.push(...watermarkLines(plan, src));
   }
-  return ctx.lines.join('\n') + '\n';
+  // Names may hold any character: each line shows them escaped, so no name can forge a line of
+  // the plan (or send terminal escape sequences to whoever reads `pipec plan`).
+  return ctx.lines.map(displayText).join('\n') + '\n';
 }

@@ -4,6 +4,7 @@
 import type { IrExpr, SqlType } from '../../../src/plan/ir.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { convertCode, domainOf, scaleOf, textValueCode } from './js-types.ts';
+import { jsString } from './js-text.ts';
 
 export interface ExprScope {
   /** JS code reading column `name` of input `input` (e.g. `r[3]`), with its type. */
@@ -55,7 +56,7 @@ function literal(value: string | number | boolean | null, t: SqlType): string {
       return safeIntLiteral(String(value));
     case 'string':
     case 'bytes':
-      return JSON.stringify(String(value));
+      return jsString(String(value));
     case 'boolean':
       return value === true || value === 'true' ? 'true' : 'false';
     default:
@@ -193,15 +194,15 @@ function compileCall(e: Extract<IrExpr, { kind: 'call' }>, s: ExprScope): string
     case 'nullif':
       return `rt.sql.nullif(${coerce(a0, rt, s)}, ${coerce(a1, unify(a0.type, a1.type), s)})`;
     case 'floor_to':
-      return `rt.sql.floorTo(${a0.code}, ${JSON.stringify(e.unit ?? 'day')})`;
+      return `rt.sql.floorTo(${a0.code}, ${jsString(e.unit ?? 'day')})`;
     case 'ceil_to':
-      return `rt.sql.ceilTo(${a0.code}, ${JSON.stringify(e.unit ?? 'day')})`;
+      return `rt.sql.ceilTo(${a0.code}, ${jsString(e.unit ?? 'day')})`;
     case 'extract': {
-      const code = `rt.sql.extract(${JSON.stringify(e.unit ?? 'day')}, ${a0.code})`;
+      const code = `rt.sql.extract(${jsString(e.unit ?? 'day')}, ${a0.code})`;
       return code;
     }
     case 'timestampadd':
-      return `rt.sql.timestampAdd(${JSON.stringify(e.unit ?? 'day')}, ${domainOf(a0.type) === 'i64' ? `rt.numOrNull(${a0.code})` : a0.code}, ${a1.code})`;
+      return `rt.sql.timestampAdd(${jsString(e.unit ?? 'day')}, ${domainOf(a0.type) === 'i64' ? `rt.numOrNull(${a0.code})` : a0.code}, ${a1.code})`;
     case 'to_timestamp_ltz': {
       const precision = e.args[1]?.kind === 'lit' ? Number(e.args[1].value) : 3;
       const factor = precision === 0 ? 1000 : 1;

@@ -8,8 +8,9 @@ import { emptyLock } from '../../iceberg/field-id-lock.ts';
 import { buildLayout, type LayoutProblem } from '../../iceberg/table-layout.ts';
 import { tableProperties } from '../../iceberg/table-properties.ts';
 import { tableMetadata } from '../../iceberg/table-metadata.ts';
+import { jsJson, jsString } from './js-text.ts';
 
-const q = (s: string): string => JSON.stringify(s);
+const q = jsString;
 
 /** The same rule as module.ts `optionsCode`: `${VAR}` templates are substituted at run time. */
 function optionsCode(opts: Record<string, IrOption>, indent: string): string {
@@ -21,7 +22,7 @@ function optionsCode(opts: Record<string, IrOption>, indent: string): string {
 
 /** JSON as readable JS: one key per line, indented to sit inside the sink definition. */
 function jsonCode(v: unknown, indent: string): string {
-  return JSON.stringify(v, null, 2).split('\n').join(`\n${indent}`);
+  return jsJson(v, 2).split('\n').join(`\n${indent}`);
 }
 
 /**

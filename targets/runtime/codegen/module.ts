@@ -12,6 +12,7 @@ import { hasSink, hasSource } from '../lib/all-connectors.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
+import { jsComment, jsNames, jsString } from './js-text.ts';
 import { temporalJoinFunctions, temporalJoinInstance, versionClocks, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 
 export interface Unsupported {
@@ -26,9 +27,11 @@ export interface GeneratedBody {
 }
 
 
-/** JS identifier fragment for an IR id. */
-const ident = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
-const q = (s: string): string => JSON.stringify(s);
+// Every user text reaches the code through js-text.ts: `q` for literals, `cm` in comments,
+// `ident` (made per module by `jsNames`, collision-free) in identifiers.
+const q = jsString;
+const cm = jsComment;
+type Ident = (id: string) => string;
 
 function optionCode(o: IrOption): string {
   return o.envVars.length > 0 ? `rt.subst(${q(o.template)}, env)` : q(o.value);
@@ -70,6 +73,7 @@ function findCol(cols: IrColumn[], name: string): number {
 }
 
 export function generateBody(plan: PlanDoc): GeneratedBody {
+  const ident = jsNames([...plan.sources.map((s) => s.id), ...plan.operators.map((o) => o.id), ...plan.sinks.map((s) => s.id)]);
   const out: string[] = [];
   const unsupported: Unsupported[] = [];
   const opById = new Map(plan.operators.map((o) => [o.id, o]));
@@ -161,7 +165,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     const cols = srcCols.get(s.id)!;
     out.push('');
     const versioned = clocks.has(s.id) ? ', plus the commit time as version time' : '';
-    out.push(`// source ${s.name}: ${s.connector}${s.format ? ' ' + s.format : ''}; decodes ${cols.length - (versioned ? 1 : 0)} of ${s.columns.length} columns${versioned}`);
+    out.push(`// source ${cm(s.name)}: ${cm(s.connector)}${s.format ? ' ' + cm(s.format) : ''}; decodes ${cols.length - (versioned ? 1 : 0)} of ${s.columns.length} columns${versioned}`);
     if (s.connector === 'datagen') continue;
     const csv = s.format === 'csv';
     const needsX = !csv && cols.some((c) => c.type.kind === 'decimal' && c.metadataFrom === null);
@@ -199,14 +203,14 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         const temps: string[] = [];
         const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
         const c = compileExpr(o.predicate, sc);
-        out.push('', `// ${o.id}: filter`, fnWithTemps(`pred_${ident(o.id)}(r)`, temps, `return ${c.code};`));
+        out.push('', `// ${cm(o.id)}: filter`, fnWithTemps(`pred_${ident(o.id)}(r)`, temps, `return ${c.code};`));
         break;
       }
       case 'project': {
         const temps: string[] = [];
         const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
         const exprs = o.exprs.map((x, i) => coerce(compileExpr(x.expr, sc), o.schema[i]?.type ?? compileExpr(x.expr, sc).type, sc));
-        out.push('', `// ${o.id}: project ${o.exprs.map((x) => x.name).join(', ')}`, fnWithTemps(`proj_${ident(o.id)}(r)`, temps, `return [${exprs.join(', ')}];`));
+        out.push('', `// ${cm(o.id)}: project ${cm(o.exprs.map((x) => x.name).join(', '))}`, fnWithTemps(`proj_${ident(o.id)}(r)`, temps, `return [${exprs.join(', ')}];`));
         break;
       }
       case 'window_agg':
@@ -223,7 +227,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
           '',
         );
         const what = o.op === 'window_agg' ? `${o.window.kind} window aggregate` : 'GROUP BY aggregate';
-        out.push('', `// ${o.id}: ${what}: keys ${o.groupKeys.map((k) => k.name).join(', ') || '(none)'}; ${o.aggregates.map((a) => `${a.name} = ${a.fn}`).join(', ')}`);
+        out.push('', `// ${cm(o.id)}: ${what}: keys ${cm(o.groupKeys.map((k) => k.name).join(', ')) || '(none)'}; ${cm(o.aggregates.map((a) => `${a.name} = ${a.fn}`).join(', '))}`);
         out.push(`const agg_${ident(o.id)} = ${code};`);
         const part = o.op === 'window_agg' ? sessionPartitionFn(o, inCols, `part_${ident(o.id)}`) : null;
         if (part !== null) out.push(part);
@@ -241,7 +245,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
           const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
           return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
         };
-        out.push('', `// ${o.id}: interval join (${o.joinType}), ${o.leftTime} - ${o.rightTime} in [${o.lowerMs}, ${o.upperMs}] ms`);
+        out.push('', `// ${cm(o.id)}: interval join (${o.joinType}), ${cm(o.leftTime)} - ${cm(o.rightTime)} in [${o.lowerMs}, ${o.upperMs}] ms`);
         out.push(keyFn(0), keyFn(1));
         if (o.residual) {
           const temps: string[] = [];
@@ -262,7 +266,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
         break;
       }
       case 'temporal_join':
-        out.push('', ...temporalJoinFunctions(o, layout(o.inputs[0]!), layout(o.inputs[1]!), opById.get(o.inputs[1]!)!.timeColumn, scopeOver, fnWithTemps));
+        out.push('', ...temporalJoinFunctions(o, ident(o.id), layout(o.inputs[0]!), layout(o.inputs[1]!), opById.get(o.inputs[1]!)!.timeColumn, scopeOver, fnWithTemps));
         break;
       default:
         assertNever(o);
@@ -300,7 +304,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       } else segs.push({ lit: false, text: nullable ? `(${v} === null ? 'null' : ${jsonValueCode(c.type, v)})` : jsonValueCode(c.type, v) });
     });
     lit(cols.length || changelog ? '}' : '{}');
-    out.push('', `// sink ${s.name}: ${s.connector}`);
+    out.push('', `// sink ${cm(s.name)}: ${cm(s.connector)}`);
     out.push(`function json_${ident(s.id)}(r) {\n  return ${segs.map((x) => (x.lit ? q(x.text) : x.text)).join('\n    + ')};\n}`);
     const cells = cols.map((c, i) => (c.type.nullable || changelog ? `(r[${i}] === null ? 'NULL' : ${textValueCode(c.type, `r[${i}]`)})` : textValueCode(c.type, `r[${i}]`)));
     if (changelog) cells.unshift('rt.rowKind(r)');
@@ -336,7 +340,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
-  out.push(...instantiateCode(plan, ops, layout, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
+  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
   return { body: out.join('\n'), unsupported };
@@ -359,7 +363,7 @@ interface ChangelogPlan {
   srcById: Map<string, IrSource>;
 }
 
-function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], cl: ChangelogPlan): string[] {
+function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], ident: Ident, cl: ChangelogPlan): string[] {
   const L: string[] = [];
   const consumers = new Map<string, string[]>();
   const addConsumer = (id: string, call: string): void => {
@@ -452,7 +456,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
         break;
       }
       case 'temporal_join':
-        L.push(...temporalJoinInstance(o, layout(o.inputs[0]!), layout(o.inputs[1]!), ops.find((x) => x.id === o.inputs[1])!.timeColumn));
+        L.push(...temporalJoinInstance(o, ident(o.id), layout(o.inputs[0]!), layout(o.inputs[1]!), ops.find((x) => x.id === o.inputs[1])!.timeColumn));
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
         break;
       default:

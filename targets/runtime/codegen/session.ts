@@ -3,6 +3,7 @@
 // each session, as in Flink; when the PARTITION BY columns are exactly the GROUP BY keys (the
 // common case) the group key is the partition key and no function is generated.
 import type { IrColumn, WindowAggOp } from '../../../src/plan/ir.ts';
+import { jsComment } from './js-text.ts';
 
 function findCol(cols: IrColumn[], name: string): number {
   let i = cols.findIndex((c) => c.name === name);
@@ -25,5 +26,5 @@ export function sessionPartitionFn(o: WindowAggOp, inCols: IrColumn[], name: str
   const cells = [...pset].map((i) => `r[${i}]`);
   const body = cells.length === 0 ? 'return 0;' : cells.length === 1 ? `return ${cells[0]};` : `return rt.compositeKey(${cells.join(', ')});`;
   const what = o.window.partitionBy.length ? `PARTITION BY ${o.window.partitionBy.join(', ')}` : 'no PARTITION BY: one session sequence for all rows';
-  return `// ${o.id}: sessions per ${what}; the GROUP BY keys aggregate within them\nfunction ${name}(r) {\n  ${body}\n}`;
+  return `// ${jsComment(o.id)}: sessions per ${jsComment(what)}; the GROUP BY keys aggregate within them\nfunction ${name}(r) {\n  ${body}\n}`;
 }

@@ -12,6 +12,7 @@
 import type { IrColumn, IrExpr, IrOperator, IrSource, TemporalJoinOp } from '../../../src/plan/ir.ts';
 import { parseDurationMs } from '../lib/io/datagen-source.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
+import { jsComment, jsString } from './js-text.ts';
 
 /** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
 export const VERSION_COLUMN = '$version_ts';
@@ -28,7 +29,6 @@ export interface VersionClock {
   idleTimeoutMs: number;
 }
 
-const ident = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
 
 /**
  * The sources that get a commit-time version column, and the temporal joins the runtime
@@ -64,7 +64,7 @@ export function versionColumn(clock: VersionClock): IrColumn {
 
 /** Decoder lines of the version column `c<i>`: the commit time in whole ms, SINCE_EVER without one. */
 export function versionDecodeLines(clock: VersionClock, i: number): string[] {
-  return [`  v = rt.meta(o, ${JSON.stringify(clock.meta)});`, `  const c${i} = typeof v === 'number' ? Math.floor(v) : ${SINCE_EVER};`];
+  return [`  v = rt.meta(o, ${jsString(clock.meta)});`, `  const c${i} = typeof v === 'number' ? Math.floor(v) : ${SINCE_EVER};`];
 }
 
 type ScopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]) => ExprScope;
@@ -79,14 +79,14 @@ function findCol(cols: IrColumn[], name: string): number {
 /** Key functions (NULL in any key part = no key), residual and output row of a temporal join. */
 export function temporalJoinFunctions(
   o: TemporalJoinOp,
+  id: string,
   L: IrColumn[],
   R: IrColumn[],
   rightTime: string | null,
   scopeOver: ScopeOver,
   fnWithTemps: FnWithTemps,
 ): string[] {
-  const id = ident(o.id);
-  const out: string[] = [`// ${o.id}: temporal join (${o.joinType}) FOR SYSTEM_TIME AS OF ${o.asOfColumn}; version time ${versionTimeName(rightTime, R)}`];
+  const out: string[] = [`// ${jsComment(o.id)}: temporal join (${o.joinType}) FOR SYSTEM_TIME AS OF ${jsComment(o.asOfColumn)}; version time ${jsComment(versionTimeName(rightTime, R))}`];
   const keyFn = (name: string, parts: string[], temps: string[]): string => {
     const body =
       parts.length === 1
@@ -121,11 +121,10 @@ function versionTimeName(rightTime: string | null, R: IrColumn[]): string {
 }
 
 /** The operator, its push functions for both inputs, as lines of `instantiate`. */
-export function temporalJoinInstance(o: TemporalJoinOp, L: IrColumn[], R: IrColumn[], rightTime: string | null): string[] {
-  const id = ident(o.id);
+export function temporalJoinInstance(o: TemporalJoinOp, id: string, L: IrColumn[], R: IrColumn[], rightTime: string | null): string[] {
   const rti = rightTime === null ? findCol(R, VERSION_COLUMN) : findCol(R, rightTime);
   return [
-    `const op_${id} = b.temporalJoin({ id: ${JSON.stringify(o.id)}, joinType: ${JSON.stringify(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
+    `const op_${id} = b.temporalJoin({ id: ${jsString(o.id)}, joinType: ${jsString(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
       `leftTimeIndex: ${findCol(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}` +
       `${o.stateBound.kind === 'ttl' ? `, stateTtlMs: ${o.stateBound.ttlMs}` : ''} });`,
     `function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`,

@@ -107,7 +107,8 @@ test('format version 3 keeps nanosecond timestamps; version 2 warns that it cann
 test('maintenance plan: Spark SQL CALLs for each action', async () => {
   const { files } = await emit(planWith(base));
   const sql = files.get('iceberg/maintenance/maint.spark.sql')!;
-  assert.match(sql, /CALL lake\.system\.expire_snapshots\(table => 'analytics\.revenue', older_than => current_timestamp\(\) - INTERVAL 7 DAYS, retain_last => 5\);/);
+  // Catalog and table parts are backtick-quoted identifiers (the table inside a string literal).
+  assert.match(sql, /CALL `lake`\.system\.expire_snapshots\(table => '`analytics`\.`revenue`', older_than => current_timestamp\(\) - INTERVAL 7 DAYS, retain_last => 5\);/);
   const json = JSON.parse(files.get('iceberg/maintenance/maint.json')!);
   assert.equal(json.table, 'lake.analytics.revenue');
 });

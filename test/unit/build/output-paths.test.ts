@@ -5,11 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { unsafePathNameReason } from '../../../src/check/path-names.ts';
 import { buildSpecs } from '../../../src/build/build.ts';
-import { compareOutputs, MANIFEST_NAME, OutputPathError, writeOutputs } from '../../../src/build/write-outputs.ts';
+import { compareOutputs, MANIFEST_NAME, OutputPathError, OutputRoot, writeOutputs } from '../../../src/build/write-outputs.ts';
 import { TARGETS } from '../../../src/build/targets.ts';
 import { check, diag } from '../check/helpers.ts';
 
@@ -179,6 +179,52 @@ test('two outputs on paths that differ only in case are an error, not an overwri
     const codes = r.results[0]!.diagnostics.items.filter((d) => d.severity === 'error').map((d) => d.code);
     assert.ok(codes.includes('output-path-collision'), codes.join(', '));
     assert.deepEqual(r.pipelines, []);
+  } finally {
+    s.done();
+  }
+});
+
+test('two pipelines whose names differ only in case are duplicate-pipeline-name (one folder on macOS/Windows)', async () => {
+  const s = sandbox();
+  try {
+    writeFileSync(join(s.dir, 'specs', 'a.pipe.sql'), `PIPELINE "Orders";\n${SOURCE}${STDOUT_SINK}`);
+    writeFileSync(join(s.dir, 'specs', 'b.pipe.sql'), `PIPELINE "orders";\n${SOURCE}${STDOUT_SINK}`);
+    const r = await buildSpecs({ cwd: s.dir, env, files: ['specs/a.pipe.sql', 'specs/b.pipe.sql'], targets: [], outDir: 'generated' });
+    assert.deepEqual(r.results[1]!.diagnostics.items.map((d) => d.code), ['duplicate-pipeline-name']);
+    assert.deepEqual(r.pipelines, ['Orders']);
+  } finally {
+    s.done();
+  }
+});
+
+test('property: a name the checker accepts is one folder inside --out; any relative path resolves inside or is refused', () => {
+  const s = sandbox();
+  try {
+    const root = new OutputRoot(s.dir, 'generated');
+    const pieces = ['a', 'B', '.', '..', '/', '\\', '\0', ' ', ':', '~', '%2e', '\u2028', 'é'];
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const name = Array.from({ length: 1 + next(6) }, () => pieces[next(pieces.length)]).join('');
+      if (unsafePathNameReason(name) === null) {
+        const full = root.path(`${name}/plan.txt`);
+        assert.equal(relative(root.root, full), join(name, 'plan.txt'), JSON.stringify(name));
+      }
+      let full: string | null = null;
+      try {
+        full = root.path(`${name}/x`);
+      } catch (e) {
+        assert.ok(e instanceof OutputPathError);
+      }
+      if (full !== null) {
+        const r = relative(root.root, full);
+        // (`...x` is a legal folder name: only a `..` segment leaves the root.)
+        assert.ok(r.split('/')[0] !== '..' && !isAbsolute(r), `${JSON.stringify(name)} → ${full}`);
+      }
+    }
   } finally {
     s.done();
   }

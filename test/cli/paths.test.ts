@@ -181,3 +181,17 @@ test('check reports the targets\' warnings like build does; --target picks the t
     p.done();
   }
 });
+
+test('pipec build into an --out that is a file says which path, not "internal error"', () => {
+  const p = project();
+  try {
+    writeFileSync(join(p.dir, 'out-file'), 'not a folder');
+    const r = pipec(['build', 'specs/quickstart.pipe.sql', '--out', 'out-file'], { cwd: p.dir });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /pipec build: cannot write .*out-file.*ENOTDIR/);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    assert.equal(readFileSync(join(p.dir, 'out-file'), 'utf8'), 'not a folder');
+  } finally {
+    p.done();
+  }
+});

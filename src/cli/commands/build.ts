@@ -31,9 +31,18 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
     return report(ctx, args, result, files.length);
   } catch (e) {
     // Defence in depth behind `unsafe-path-name`: a path outside --out is refused, never written.
-    if (!(e instanceof OutputPathError)) throw e;
-    ctx.io.stderr(`pipec build: ${e.message}\n`);
-    return 1;
+    if (e instanceof OutputPathError) {
+      ctx.io.stderr(`pipec build: ${e.message}\n`);
+      return 1;
+    }
+    // A file-system failure (no space, no permission, a file where --out should be) is the
+    // user's to fix: say which path, not "internal error".
+    const fsError = e as NodeJS.ErrnoException;
+    if (typeof fsError?.code === 'string' && typeof fsError.path === 'string') {
+      ctx.io.stderr(`pipec build: cannot write ${fsError.path}: ${fsError.code} (${fsError.message})\n`);
+      return 1;
+    }
+    throw e;
   }
 }
 

@@ -1,13 +1,13 @@
 // `pipec build`: compile every spec, run the chosen targets, and write (or, with --check,
 // compare) `generated/<pipeline>/...`. Output is deterministic: sorted inputs, no clock times.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// Writing and comparing live in write-outputs.ts (paths confined to --out, manifest-based cleaning).
 import type { Target } from '../plan/target-api.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 import { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
+import { OutputRoot } from './write-outputs.ts';
 
 export interface BuildOptions {
   cwd: string;
@@ -15,6 +15,8 @@ export interface BuildOptions {
   files: string[];
   targets: Target[];
   outDir: string;
+  /** Run the targets for their diagnostics only (`pipec check`): they may skip costly output. */
+  diagnosticsOnly?: boolean;
 }
 
 export interface BuildResult {
@@ -30,79 +32,50 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
   const results: CompileResult[] = [];
   const outputs = new Map<string, string | Uint8Array>();
   const pipelines: string[] = [];
+  // Keyed case-insensitively: `"A"` and `"a"` share a folder on macOS and Windows file systems.
   const owner = new Map<string, string>();
+  const root = new OutputRoot(opts.cwd, opts.outDir);
   for (const file of opts.files) {
     const r = await compileFile(file, { cwd: opts.cwd, env: opts.env });
     results.push(r);
     if (!r.plan || r.diagnostics.hasErrors) continue;
     const name = r.plan.pipeline.name;
-    const prev = owner.get(name);
+    const at = r.ast?.statements.find((s) => s.kind === 'pipeline')?.span ?? syntheticSpan(file);
+    const prev = owner.get(name.toLowerCase());
     if (prev) {
-      const at = r.ast?.statements.find((s) => s.kind === 'pipeline')?.span ?? syntheticSpan(file);
       r.diagnostics.report('duplicate-pipeline-name', at, { name, other: prev });
       continue;
     }
-    owner.set(name, file);
-    pipelines.push(name);
-    outputs.set(`${name}/plan.txt`, printPlanText(r.plan));
-    const pipelineDir = resolve(opts.cwd, opts.outDir, name);
+    owner.set(name.toLowerCase(), file);
+    const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, printPlanText(r.plan)]]);
+    const folded = new Map<string, string>([[`${name}/plan.txt`.toLowerCase(), 'plan.txt']]);
     for (const target of opts.targets) {
       if (!target.appliesTo(r.plan)) continue;
       const bag = new DiagnosticBag();
       const files = await target.emit(r.plan, {
         diagnostics: bag,
-        readPrevious: (p) => {
-          const full = join(pipelineDir, p);
-          return existsSync(full) ? readFileSync(full, 'utf8') : null;
-        },
+        diagnosticsOnly: opts.diagnosticsOnly ?? false,
+        // Through the output guard: a name that slipped past the checker reads nothing outside --out.
+        readPrevious: (p) => root.read(`${name}/${p}`)?.toString('utf8') ?? null,
       });
       r.diagnostics.addAll(bag.items);
-      for (const f of files) outputs.set(`${name}/${f.path}`, f.contents);
+      for (const f of files) {
+        const rel = `${name}/${f.path}`;
+        // Two outputs on one path (or on paths that differ only in case) would overwrite each other.
+        const clash = folded.get(rel.toLowerCase());
+        if (clash !== undefined) r.diagnostics.report('output-path-collision', at, { pipeline: name, path: f.path, other: clash });
+        else {
+          folded.set(rel.toLowerCase(), f.path);
+          mine.set(rel, f.contents);
+        }
+      }
     }
+    if (r.diagnostics.hasErrors) continue;
+    pipelines.push(name);
+    for (const [k, v] of mine) outputs.set(k, v);
   }
   const ok = results.every((r) => !r.diagnostics.hasErrors);
   return { results, outputs, pipelines, ok };
 }
 
-export function writeOutputs(cwd: string, outDir: string, build: BuildResult): void {
-  const root = resolve(cwd, outDir);
-  for (const name of build.pipelines) rmSync(join(root, name), { recursive: true, force: true });
-  for (const [rel, contents] of [...build.outputs].sort(([a], [b]) => a.localeCompare(b))) {
-    const full = join(root, rel);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, contents);
-  }
-}
-
-export interface StaleReport {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
-
-/** Compares fresh outputs with what is committed under outDir (only the pipelines built). */
-export function compareOutputs(cwd: string, outDir: string, build: BuildResult): StaleReport {
-  const root = resolve(cwd, outDir);
-  const report: StaleReport = { added: [], changed: [], removed: [] };
-  for (const [rel, contents] of build.outputs) {
-    const full = join(root, rel);
-    if (!existsSync(full)) report.added.push(rel);
-    else if (!Buffer.from(readFileSync(full)).equals(Buffer.from(contents))) report.changed.push(rel);
-  }
-  for (const name of build.pipelines) {
-    for (const rel of listFiles(join(root, name), name)) if (!build.outputs.has(rel)) report.removed.push(rel);
-  }
-  for (const k of Object.values(report)) k.sort();
-  return report;
-}
-
-function listFiles(dir: string, prefix: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...listFiles(full, `${prefix}/${name}`));
-    else out.push(`${prefix}/${name}`);
-  }
-  return out;
-}
+export { compareOutputs, writeOutputs, OutputPathError, type StaleReport, type WriteReport } from './write-outputs.ts';

@@ -16,6 +16,7 @@ import type { EnvResolver } from '../syntax/front-end.ts';
 import type { PlanDoc } from '../plan/ir.ts';
 import type { SchemaLoader } from '../schema/schema-loader.ts';
 import { applySuppressions } from './suppress.ts';
+import { isSpecFile } from './discover.ts';
 
 export interface CompileOptions {
   /** Working directory; spec paths are relative to it. */
@@ -43,6 +44,11 @@ export function parseSpecText(path: string, text: string, env: EnvResolver, diag
 
 export async function compileFile(path: string, opts: CompileOptions): Promise<CompileResult> {
   const diagnostics = new DiagnosticBag();
+  // The ending says which syntax to parse; anything else is named, not guessed at as YAML.
+  if (!isSpecFile(path)) {
+    diagnostics.report('not-a-spec-file', syntheticSpan(path), { path });
+    return { path, text: null, ast: null, plan: null, diagnostics };
+  }
   let text: string;
   try {
     text = readFileSync(resolve(opts.cwd, path), 'utf8');

@@ -1,7 +1,8 @@
 // Finds the spec files a command works on: files given directly, and every `.pipe.sql` /
 // `.pipe.yaml` under directories given, in a stable (sorted) order so builds are deterministic.
+// Paths may be relative to the working directory or absolute.
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 export const SPEC_SUFFIXES = ['.pipe.sql', '.pipe.yaml', '.pipe.yml'];
 
@@ -12,12 +13,15 @@ export function isSpecFile(path: string): boolean {
 export interface DiscoveredSpecs {
   files: string[];
   missing: string[];
+  /** Files given explicitly that are not specs (wrong ending): named, never parsed. */
+  notSpecs: string[];
 }
 
 /** Paths come back relative to `cwd` with forward slashes (they appear in generated headers). */
 export function discoverSpecs(paths: string[], cwd: string): DiscoveredSpecs {
   const files: string[] = [];
   const missing: string[] = [];
+  const notSpecs: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
@@ -28,7 +32,7 @@ export function discoverSpecs(paths: string[], cwd: string): DiscoveredSpecs {
     }
   };
   for (const p of paths) {
-    const full = join(cwd, p);
+    const full = resolve(cwd, p);
     let st;
     try {
       st = statSync(full);
@@ -37,10 +41,19 @@ export function discoverSpecs(paths: string[], cwd: string): DiscoveredSpecs {
       continue;
     }
     if (st.isDirectory()) walk(full);
-    else files.push(full);
+    else if (isSpecFile(full)) files.push(full);
+    else notSpecs.push(p);
   }
   const rel = [...new Set(files.map((f) => toPosix(relative(cwd, f))))];
-  return { files: rel.sort(), missing };
+  return { files: rel.sort(), missing, notSpecs };
+}
+
+/**
+ * One spec path as every command names it: relative to `cwd`, forward slashes, whether given
+ * relative or absolute — so diagnostics and generated headers are the same either way.
+ */
+export function specPath(p: string, cwd: string): string {
+  return toPosix(relative(cwd, resolve(cwd, p))) || p;
 }
 
 export function toPosix(p: string): string {

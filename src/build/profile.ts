@@ -2,7 +2,7 @@
 // holds named profiles; `--profile NAME` picks one (else `default_profile`); the environment
 // overrides both. Values resolve `${NAME}` in specs; they are never written to generated files.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { EnvResolver } from '../syntax/front-end.ts';
 
@@ -11,9 +11,17 @@ export interface ProjectConfig {
   root: string;
   profiles: Record<string, Record<string, string>>;
   defaultProfile: string | null;
+  /**
+   * The project's spec folders (`specs:` in pipec.yaml, relative to its folder; default
+   * `specs`), absolute: what check, build and fmt work on when given no path.
+   */
+  specs: string[];
 }
 
 export class ProfileError extends Error {}
+
+/** The spec folder when pipec.yaml names none (the layout `pipec build` always assumed). */
+export const DEFAULT_SPECS = 'specs';
 
 export function findProjectConfig(startDir: string): ProjectConfig {
   let dir = startDir;
@@ -21,7 +29,7 @@ export function findProjectConfig(startDir: string): ProjectConfig {
     const file = join(dir, 'pipec.yaml');
     if (existsSync(file)) return parseConfig(file, dir);
     const up = dirname(dir);
-    if (up === dir) return { root: startDir, profiles: {}, defaultProfile: null };
+    if (up === dir) return { root: startDir, profiles: {}, defaultProfile: null, specs: [resolve(startDir, DEFAULT_SPECS)] };
     dir = up;
   }
 }
@@ -33,13 +41,17 @@ function parseConfig(file: string, root: string): ProjectConfig {
   } catch (e) {
     throw new ProfileError(`${file}: not valid YAML: ${(e as Error).message}`);
   }
-  const obj = (doc ?? {}) as { profiles?: Record<string, Record<string, unknown>>; default_profile?: string };
+  const obj = (doc ?? {}) as { profiles?: Record<string, Record<string, unknown>>; default_profile?: string; specs?: unknown };
   const profiles: Record<string, Record<string, string>> = {};
   for (const [name, values] of Object.entries(obj.profiles ?? {})) {
     profiles[name] = {};
     for (const [k, v] of Object.entries(values ?? {})) profiles[name]![k] = String(v);
   }
-  return { root, profiles, defaultProfile: obj.default_profile ?? null };
+  const specs = obj.specs === undefined || obj.specs === null ? [DEFAULT_SPECS] : typeof obj.specs === 'string' ? [obj.specs] : obj.specs;
+  if (!Array.isArray(specs) || specs.length === 0 || !specs.every((x) => typeof x === 'string' && x !== '')) {
+    throw new ProfileError(`${file}: 'specs' must be a folder or a list of folders (relative to pipec.yaml), e.g. specs: [specs]`);
+  }
+  return { root, profiles, defaultProfile: obj.default_profile ?? null, specs: (specs as string[]).map((x) => resolve(root, x)) };
 }
 
 export function envResolver(config: ProjectConfig, profile: string | null, env: NodeJS.ProcessEnv): EnvResolver {

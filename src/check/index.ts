@@ -12,6 +12,7 @@ import { checkView } from './views.ts';
 import { checkSink } from './sinks.ts';
 import { checkCatalog, checkCompaction } from './catalogs.ts';
 import { checkScaleOut } from './scale-out.ts';
+import { checkPathNames } from './path-names.ts';
 
 export type { CheckContext } from './checker.ts';
 
@@ -154,6 +155,8 @@ async function checkFile(file: PipeFile, ctx: CheckContext): Promise<PlanDoc | n
     sinks: [...sinks.values()],
     compactions,
   };
+  // Names that targets turn into file names must be safe path segments (docs/security.md).
+  checkPathNames(file, plan, ctx.relFile, bag);
   // Whole-plan rules: what per-partition tasks cannot run (only with scale_out = 'partitions').
   if (scaleOutSpan) {
     const sourceStmts = new Map(file.statements.flatMap((st) => (st.kind === 'source' && declared(st) ? [[st.name.name, st] as const] : [])));

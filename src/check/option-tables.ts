@@ -41,6 +41,8 @@ export const SOURCE_OPTIONS: Record<(typeof SOURCE_CONNECTORS)[number], OptSpec[
     { key: 'format', type: oneOf('ndjson', 'csv', 'parquet') },
     { key: 'follow', type: bool },
     { key: 'schema', type: str },
+    // A bounded source whose path matches no file fails the run unless this is 'true'.
+    { key: 'allow_empty', type: bool },
   ],
   datagen: [
     ...common,

@@ -1,7 +1,7 @@
 // What every command needs: the working directory, the environment resolver of the active
 // profile, and how to print diagnostics (colour on a TTY, plain otherwise, or JSON).
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { diagnosticsToJson, renderDiagnostics, summaryLine } from '../diagnostics/render.ts';
 import { envResolver, findProjectConfig } from '../build/profile.ts';
@@ -18,11 +18,14 @@ export interface CommandContext {
   env: EnvResolver;
   processEnv: NodeJS.ProcessEnv;
   io: CliIo;
+  /** What check, build and fmt work on without a path: pipec.yaml's `specs:` folders, relative to cwd. */
+  defaultPaths: string[];
 }
 
 export function makeContext(cwd: string, profile: string | null, processEnv: NodeJS.ProcessEnv, io: CliIo): CommandContext {
   const config = findProjectConfig(cwd);
-  return { cwd, env: envResolver(config, profile, processEnv), processEnv, io };
+  const defaultPaths = config.specs.map((p) => relative(cwd, p) || '.');
+  return { cwd, env: envResolver(config, profile, processEnv), processEnv, io, defaultPaths };
 }
 
 export type DiagnosticFormat = 'text' | 'json';

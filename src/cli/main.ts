@@ -10,7 +10,7 @@ import { ProfileError } from '../build/profile.ts';
 const USAGE = `pipec — a compiler for streaming pipelines
 
 usage:
-  pipec check [paths] [--format text|json] [--deny-warnings]
+  pipec check [paths] [--target clickhouse|iceberg|runtime|all] [--format text|json] [--deny-warnings]
   pipec build [paths] [--target clickhouse|iceberg|runtime|all] [--out DIR] [--check]
   pipec plan <file> [--format text|json|dot] [--no-optimize]
   pipec run <file> [--checkpoint-dir DIR] [--metrics-port N] [--member-id ID]
@@ -18,6 +18,9 @@ usage:
   pipec explain [CODE]
   pipec fmt [paths] [--to yaml|sql] [--check] [--write]
   pipec compact <file>
+
+paths: files or folders, relative or absolute; without any, the \`specs:\` folders of
+pipec.yaml (default: specs).
 
 common options:
   --profile NAME    connection values from a profile of pipec.yaml (the environment overrides)
@@ -70,7 +73,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
   switch (command) {
     case 'check':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings });
+      return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings, target: v.target ?? 'all' });
     case 'build':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
       return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', check: v.check ?? false, format, denyWarnings });

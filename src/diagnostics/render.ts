@@ -18,6 +18,9 @@ const COLORS: Record<Severity | 'blue' | 'bold' | 'reset', string> = {
   reset: '\x1b[0m',
 };
 
+/** Diagnostics about a path as a whole (not about its text): no excerpt, whatever the file holds. */
+const WHOLE_FILE_CODES = new Set(['file-not-found', 'not-a-spec-file']);
+
 export function renderDiagnostics(ds: readonly Diagnostic[], opts: RenderOptions): string {
   const maps = new Map<string, LineMap | null>();
   const mapFor = (file: string): LineMap | null => {
@@ -49,7 +52,7 @@ function renderOne(d: Diagnostic, color: boolean, mapFor: (file: string) => Line
     const underline = ' '.repeat(Math.max(0, span.start.column - 1)) + mark.repeat(width);
     out.push(`${pad} ${c('blue', '|')} ${c(kind, underline + (label ? ` ${label}` : ''))}`);
   };
-  excerpt(d.span, '^', null, d.severity);
+  if (!WHOLE_FILE_CODES.has(d.code)) excerpt(d.span, '^', null, d.severity);
   for (const l of d.labels) {
     if (l.span.file !== d.span.file) out.push(`${pad}${c('blue', '-->')} ${location(l.span)}`);
     excerpt(l.span, '-', l.message, 'blue');

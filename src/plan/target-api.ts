@@ -20,6 +20,11 @@ export interface TargetContext {
    * relative to the pipeline's output folder; null when absent.
    */
   readPrevious(path: string): string | null;
+  /**
+   * True when only the diagnostics are wanted (`pipec check`): a target may skip work that
+   * cannot report anything (the runtime skips its bundle); the files it returns are dropped.
+   */
+  diagnosticsOnly?: boolean;
 }
 
 export interface Target {

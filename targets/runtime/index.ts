@@ -37,6 +37,7 @@ export const runtimeTarget: Target = {
     // A warning, not an error: the program is still emitted (other connectors may be added
     // to the runtime later), but it will refuse to start, and says why.
     for (const u of unsupported) ctx.diagnostics.report('runtime-unsupported', u.span, { what: u.what, name: u.name }, { severity: 'warning' });
+    if (ctx.diagnosticsOnly) return [{ path: 'runtime/pipeline.gen.mjs', contents: text }];
     const bundle = await bundlePipeline(text);
     return [
       { path: 'runtime/pipeline.gen.mjs', contents: text },

@@ -1,6 +1,9 @@
-// `pipec check [paths]`: parse, resolve schemas, type-check and lint; exit 1 on errors.
+// `pipec check [paths] [--target T]`: parse, resolve schemas, type-check and lint, then run the
+// targets' diagnostic passes in memory (nothing is written), so `check --deny-warnings` sees
+// every warning `build` would give; exit 1 on errors.
 import { discoverSpecs } from '../../build/discover.ts';
-import { compileFile } from '../../build/compile.ts';
+import { buildSpecs } from '../../build/build.ts';
+import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 import { reportMissing } from './shared.ts';
@@ -9,21 +12,27 @@ export interface CheckArgs {
   paths: string[];
   format: DiagnosticFormat;
   denyWarnings: boolean;
+  /** Targets whose diagnostics to include: `all` (default), a name, or a comma list. */
+  target?: string;
 }
 
 export async function checkCommand(ctx: CommandContext, args: CheckArgs): Promise<number> {
-  const { files, missing } = discoverSpecs(args.paths.length ? args.paths : ['.'], ctx.cwd);
-  const all: Diagnostic[] = reportMissing(missing);
-  for (const file of files) {
-    const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env });
-    all.push(...r.diagnostics.sorted());
+  const targets = resolveTargets(args.target ?? 'all');
+  if (typeof targets === 'string') {
+    ctx.io.stderr(`pipec: ${targets}\n`);
+    return 2;
   }
+  const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
+  // The same driver as `build` (so duplicate pipeline names and target warnings are reported
+  // alike), with the targets told that only their diagnostics are wanted.
+  const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: 'generated', diagnosticsOnly: true });
+  const all: Diagnostic[] = [...reportMissing(missing, notSpecs), ...result.results.flatMap((r) => r.diagnostics.sorted())];
   printDiagnostics(ctx, all, args.format);
   if (args.format === 'text' && files.length > 0 && !failed(all, args.denyWarnings)) {
     ctx.io.stderr(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ok\n`);
   }
-  if (files.length === 0 && missing.length === 0) {
-    ctx.io.stderr('pipec: no .pipe.sql or .pipe.yaml files found\n');
+  if (files.length === 0 && missing.length === 0 && notSpecs.length === 0) {
+    ctx.io.stderr(`pipec: no .pipe.sql or .pipe.yaml files found in ${(args.paths.length ? args.paths : ctx.defaultPaths).join(', ')}\n`);
     return 1;
   }
   return failed(all, args.denyWarnings) ? 1 : 0;

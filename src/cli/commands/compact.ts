@@ -2,6 +2,7 @@
 // atomic commit (or, for orphan removal, a delete of unreachable files only).
 import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
+import { specPath } from '../../build/discover.ts';
 import { runCompaction } from '../../../targets/iceberg/compact.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
@@ -14,14 +15,15 @@ export async function compactCommand(ctx: CommandContext, args: CompactArgs): Pr
     ctx.io.stderr('pipec compact: give one spec file\n');
     return 2;
   }
-  const r = await compileFile(args.file, { cwd: ctx.cwd, env: ctx.env });
+  const file = specPath(args.file, ctx.cwd);
+  const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env });
   printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
   if (!r.plan || r.diagnostics.hasErrors) return 1;
   if (r.plan.compactions.length === 0) {
-    ctx.io.stderr(`pipec compact: ${args.file} declares no CREATE COMPACTION POLICY\n`);
+    ctx.io.stderr(`pipec compact: ${file} declares no CREATE COMPACTION POLICY\n`);
     return 1;
   }
-  const outcome = await runCompaction(r.plan, resolve(ctx.cwd, dirname(args.file)), (line) => ctx.io.stdout(`${line}\n`));
+  const outcome = await runCompaction(r.plan, resolve(ctx.cwd, dirname(file)), (line) => ctx.io.stdout(`${line}\n`));
   for (const e of outcome.errors) ctx.io.stderr(`pipec compact: ${e}\n`);
   return outcome.errors.length ? 1 : 0;
 }

@@ -21,9 +21,13 @@ export interface FmtArgs {
 const keepVariables: EnvResolver = { get: (name) => `\${${name}}` };
 
 export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
-  const { files, missing } = discoverSpecs(args.paths.length ? args.paths : ['.'], ctx.cwd);
+  const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
   if (missing.length) {
     ctx.io.stderr(`pipec fmt: not found: ${missing.join(', ')}\n`);
+    return 1;
+  }
+  if (notSpecs.length) {
+    ctx.io.stderr(`pipec fmt: not a .pipe.sql or .pipe.yaml file: ${notSpecs.join(', ')}\n`);
     return 1;
   }
   let status = 0;

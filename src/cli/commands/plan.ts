@@ -1,6 +1,7 @@
 // `pipec plan <file> [--format text|json|dot]`: the optimized plan with keys, changelog
 // modes, state bounds and watermark paths.
 import { compileFile } from '../../build/compile.ts';
+import { specPath } from '../../build/discover.ts';
 import { printPlanDot } from '../../plan/print/dot.ts';
 import { printPlanJson } from '../../plan/print/json.ts';
 import { printPlanText } from '../../plan/print/text.ts';
@@ -17,6 +18,7 @@ export async function planCommand(ctx: CommandContext, args: PlanArgs): Promise<
     ctx.io.stderr('pipec plan: give one spec file\n');
     return 2;
   }
+  const file = specPath(args.file, ctx.cwd);
   const printers: Record<string, (p: Parameters<typeof printPlanText>[0]) => string> = {
     text: printPlanText,
     json: printPlanJson,
@@ -27,7 +29,7 @@ export async function planCommand(ctx: CommandContext, args: PlanArgs): Promise<
     ctx.io.stderr(`pipec plan: unknown format '${args.format}' (text, json, dot)\n`);
     return 2;
   }
-  const r = await compileFile(args.file, { cwd: ctx.cwd, env: ctx.env, optimize: args.optimize });
+  const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env, optimize: args.optimize });
   printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
   if (!r.plan || r.diagnostics.hasErrors) return 1;
   ctx.io.stdout(printer(r.plan));

@@ -2,6 +2,7 @@
 // ends or the user stops it (Ctrl-C checkpoints and exits cleanly).
 import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
+import { specPath } from '../../build/discover.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
@@ -18,12 +19,13 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     ctx.io.stderr('pipec run: give one spec file\n');
     return 2;
   }
-  const r = await compileFile(args.file, { cwd: ctx.cwd, env: ctx.env });
+  const file = specPath(args.file, ctx.cwd);
+  const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env });
   printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
   if (!r.plan || r.diagnostics.hasErrors) return 1;
   const env: Record<string, string | undefined> = { ...ctx.processEnv };
   const result = await runPipeline(r.plan, {
-    baseDir: resolve(ctx.cwd, dirname(args.file)),
+    baseDir: resolve(ctx.cwd, dirname(file)),
     checkpointDir: args.checkpointDir ?? undefined,
     metricsPort: args.metricsPort ?? undefined,
     memberId: args.memberId ?? undefined,

@@ -486,4 +486,22 @@ the message key must be the primary key (or some of its columns). Debezium keys 
 the primary key; declare it with key = '<primary key columns>' and PRIMARY KEY (...) NOT
 ENFORCED.`,
   }),
+  // ------------------------------------------------------------ names that become paths
+  'unsafe-path-name': def<{ kind: string; name: string; reason: string; fromFileName: boolean }>({
+    severity: 'error',
+    title: 'a name that becomes a file name is not a safe file name',
+    message: (p) => `the ${p.kind} name ${p.name} cannot be used as a file name in generated/: it ${p.reason}`,
+    help: (p) =>
+      p.fromFileName
+        ? 'the pipeline is named after the spec file; name it with a PIPELINE statement, or rename the file'
+        : `rename the ${p.kind}; letters, digits, '_', '-' and '.' inside the name are always safe`,
+    explain: `\`pipec build\` writes each pipeline to \`<out>/<pipeline>/\`, each Iceberg sink to
+\`<out>/<pipeline>/iceberg/<sink>/\` and each compaction policy to
+\`<out>/<pipeline>/iceberg/maintenance/<policy>.json\`, so these names are file names. A quoted
+identifier may hold any character, but a file name may not be empty, \`.\` or \`..\`, hold a path
+separator (\`/\`, \`\\\`) or a control character, or be something Windows cannot store (CON, NUL,
+COM1..., the characters <>:"|?*, a trailing dot or space) — generated/ is committed and cloned
+on every system. Names are limited to 200 bytes. Without this rule a pipeline named
+\`../../x\` would make \`pipec build\` write outside its output folder. See docs/security.md.`,
+  }),
 } as const;

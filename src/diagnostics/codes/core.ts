@@ -39,4 +39,20 @@ export const coreCodes = {
     help: () => 'run `pipec explain` with the code shown in the warning you meant to silence',
     explain: '`-- pipec:allow CODE` silences one warning on the statement that follows it. The code named does not exist, so the comment silences nothing.',
   }),
+  'output-path-collision': def<{ pipeline: string; path: string; other: string }>({
+    severity: 'error',
+    title: 'two outputs of a pipeline would be written to the same file',
+    message: (p) => `pipeline '${p.pipeline}': ${p.path} and ${p.other} are the same file on a case-insensitive file system, or the same path`,
+    help: () => 'rename one of the Iceberg sinks or compaction policies (names that differ only in case, or a sink named like a policy file)',
+    explain:
+      'Each output of a pipeline gets its own file under `<out>/<pipeline>/`. When two names give the same path — names that differ only in upper/lower case (one file on macOS and Windows), or an Iceberg sink named `maintenance` next to a policy named `metadata` — one output would silently overwrite the other, so the build stops instead.',
+  }),
+  'not-a-spec-file': def<{ path: string }>({
+    severity: 'error',
+    title: 'not a .pipe.sql or .pipe.yaml file',
+    message: (p) => `'${p.path}' is not a spec file: pipec reads files ending in .pipe.sql, .pipe.yaml or .pipe.yml`,
+    help: () => 'rename the file, or give the folder that holds the specs',
+    explain:
+      'The ending of a spec file says how to read it: `.pipe.sql` is the SQL form, `.pipe.yaml` (or `.pipe.yml`) the YAML twin. Any other file given to pipec is refused rather than guessed at (a SQL file read as YAML gives confusing errors).',
+  }),
 } as const;

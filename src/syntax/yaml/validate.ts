@@ -32,7 +32,7 @@ export const STRUCTURAL_KEYS = {
  */
 const KNOWN_OPTIONS = new Set([
   'connector', 'topic', 'brokers', 'group_id', 'format', 'schema', 'key', 'startup', 'idle_timeout', 'dsn',
-  'table', 'slot', 'publication', 'snapshot', 'heartbeat', 'path', 'follow', 'rows_per_second', 'total_rows',
+  'table', 'slot', 'publication', 'snapshot', 'heartbeat', 'path', 'follow', 'allow_empty', 'rows_per_second', 'total_rows',
   'seed', 'url', 'order_by', 'catalog', 'partition_by', 'sort_by', 'format_version', 'target_file_size',
   'commit_interval', 'write_mode', 'type', 'uri', 'warehouse', 'state_ttl', 'checkpoint_interval', 'acks',
 ]);

@@ -2,7 +2,7 @@
 // sources, the Parquet sink read back by DuckDB, and reproducible datagen with partitions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
 import type { PlanDoc } from '../../../src/plan/ir.ts';
@@ -237,11 +237,29 @@ test("METADATA FROM 'file' / 'line' / 'offset' of the file source", async () => 
   ]);
 });
 
-test('a glob that matches nothing is reported, and the bounded pipeline ends cleanly', async () => {
-  const r = await runPlan(bidPlan({ path: 'nothing-*.ndjson', window: TUMBLE }));
-  assert.equal(r.exitCode, 0);
-  assert.match(r.stderr, /source 'bid': no file matches 'nothing-\*\.ndjson'; the source is empty/);
-  assert.deepEqual(r.out, []);
+test('a bounded file source with no input fails the run, naming the source and the path (issue 13.7)', async () => {
+  const dir = tempDir();
+  const glob = await runPlan(bidPlan({ path: 'nothing-*.ndjson', window: TUMBLE }), { dir });
+  assert.equal(glob.exitCode, 1);
+  assert.match(glob.stderr, /source 'bid': no file matches 'nothing-\*\.ndjson' \(.*nothing-\*\.ndjson\) \(set allow_empty = 'true'/);
+  assert.deepEqual(glob.out, []);
+  const literal = await runPlan(bidPlan({ path: 'missing.ndjson', window: TUMBLE }), { dir });
+  assert.equal(literal.exitCode, 1);
+  assert.match(literal.stderr, /source 'bid': file 'missing\.ndjson' .* does not exist/);
+  mkdirSync(path.join(dir, 'folder'));
+  const folder = await runPlan(bidPlan({ path: 'folder', window: TUMBLE }), { dir });
+  assert.equal(folder.exitCode, 1);
+  assert.match(folder.stderr, /path 'folder' .* is a folder; give a glob such as 'folder\/\*\.ndjson'/);
+  assert.doesNotMatch(glob.stderr + literal.stderr + folder.stderr, /internal error|at .*\.ts:\d+/);
+});
+
+test("allow_empty = 'true': a glob or a path that matches nothing is an empty source, said so, exit 0", async () => {
+  for (const p of ['nothing-*.ndjson', 'missing.ndjson']) {
+    const r = await runPlan(bidPlan({ path: p, window: TUMBLE, allowEmpty: true }));
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /source 'bid': no file matches '.*'; the source is empty \(allow_empty\)/);
+    assert.deepEqual(r.out, []);
+  }
 });
 
 test("datagen: a timestamp step may be a duration ('30 ms'); an unusable option stops the run with a message", async () => {

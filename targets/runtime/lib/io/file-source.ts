@@ -2,12 +2,32 @@
 // partition (own watermark). Bounded unless `follow`, which tails new lines and new files.
 // Positions: byte offset + line (NDJSON), records read (CSV, Parquet).
 import { open, type FileHandle } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
+
+/** A file source that cannot start: its message names the source and the path. */
+export class FileSourceError extends Error {}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+function noMatchMessage(source: string, pattern: string, abs: string): string {
+  const where = pattern === abs ? `'${pattern}'` : `'${pattern}' (${abs})`;
+  if (!GLOB_CHARS.test(pattern)) {
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      // absent: said below
+    }
+    if (isDir) return `source '${source}': path ${where} is a folder; give a glob such as '${pattern.replace(/\/$/, '')}/*.ndjson'`;
+    return `source '${source}': file ${where} does not exist (set allow_empty = 'true' to run with no input)`;
+  }
+  return `source '${source}': no file matches ${where} (set allow_empty = 'true' to run with no input)`;
+}
 
 interface PartReader {
   file: string;
@@ -46,7 +66,12 @@ export class FileSource implements RunningSource {
     const pattern = this.def.options.path ?? '';
     const abs = path.isAbsolute(pattern) ? pattern : path.join(this.baseDir, pattern);
     const files = (await glob(abs.split(path.sep).join('/'), { absolute: true, onlyFiles: true })).sort();
-    if (files.length === 0 && !this.started) this.out.warn(`no file matches '${pattern}'${this.bounded ? '; the source is empty' : '; waiting for files to appear'}`);
+    if (files.length === 0 && !this.started) {
+      // A bounded source with no input is an error, never a silent empty run (docs/language-
+      // decisions.md): `allow_empty = 'true'` opts in; `follow` waits for files to appear.
+      if (this.bounded && this.def.options.allow_empty !== 'true') throw new FileSourceError(noMatchMessage(this.def.name, pattern, abs));
+      this.out.warn(`no file matches '${pattern}'${this.bounded ? '; the source is empty (allow_empty)' : '; waiting for files to appear'}`);
+    }
     for (const f of files) {
       if (this.seen.has(f)) continue;
       this.seen.add(f);

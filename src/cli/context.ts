@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { diagnosticsToJson, renderDiagnostics, summaryLine } from '../diagnostics/render.ts';
-import { envResolver, findProjectConfig } from '../build/profile.ts';
+import { findProjectConfig, profileEnv, resolverOf } from '../build/profile.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 
 export interface CliIo {
@@ -16,13 +16,16 @@ export interface CliIo {
 export interface CommandContext {
   cwd: string;
   env: EnvResolver;
+  /** What `env` resolves, as a record: the active profile overlaid by the environment (for `pipec run`). */
+  resolvedEnv: Record<string, string | undefined>;
   processEnv: NodeJS.ProcessEnv;
   io: CliIo;
 }
 
 export function makeContext(cwd: string, profile: string | null, processEnv: NodeJS.ProcessEnv, io: CliIo): CommandContext {
   const config = findProjectConfig(cwd);
-  return { cwd, env: envResolver(config, profile, processEnv), processEnv, io };
+  const resolvedEnv = profileEnv(config, profile, processEnv);
+  return { cwd, env: resolverOf(resolvedEnv), resolvedEnv, processEnv, io };
 }
 
 export type DiagnosticFormat = 'text' | 'json';

@@ -54,7 +54,12 @@ function parseConfig(file: string, root: string): ProjectConfig {
   return { root, profiles, defaultProfile: obj.default_profile ?? null, specs: (specs as string[]).map((x) => resolve(root, x)) };
 }
 
-export function envResolver(config: ProjectConfig, profile: string | null, env: NodeJS.ProcessEnv): EnvResolver {
+/**
+ * Every variable the active profile defines, overlaid by the environment: the one resolution
+ * all commands share. `check`/`build`/`plan`/`diff`/`compact` read it through `envResolver`,
+ * `pipec run` hands the same record to the runtime, so a spec that checks also runs.
+ */
+export function profileEnv(config: ProjectConfig, profile: string | null, env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   const name = profile ?? config.defaultProfile;
   let values: Record<string, string> = {};
   if (name !== null) {
@@ -65,5 +70,15 @@ export function envResolver(config: ProjectConfig, profile: string | null, env: 
     }
     values = found;
   }
-  return { get: (key) => env[key] ?? values[key] };
+  const merged: Record<string, string | undefined> = { ...values };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  return merged;
+}
+
+export function envResolver(config: ProjectConfig, profile: string | null, env: NodeJS.ProcessEnv): EnvResolver {
+  return resolverOf(profileEnv(config, profile, env));
+}
+
+export function resolverOf(values: Record<string, string | undefined>): EnvResolver {
+  return { get: (key) => (Object.prototype.hasOwnProperty.call(values, key) ? values[key] : undefined) };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { diagnosticsToJson, renderDiagnostics, summaryLine } from '../diagnostics/render.ts';
-import { envResolver, findProjectConfig } from '../build/profile.ts';
+import { findProjectConfig, profileEnv, resolverOf } from '../build/profile.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 
 export interface CliIo {
@@ -16,6 +16,8 @@ export interface CliIo {
 export interface CommandContext {
   cwd: string;
   env: EnvResolver;
+  /** What `env` resolves, as a record: the active profile overlaid by the environment (for `pipec run`). */
+  resolvedEnv: Record<string, string | undefined>;
   processEnv: NodeJS.ProcessEnv;
   io: CliIo;
   /** What check, build and fmt work on without a path: pipec.yaml's `specs:` folders, relative to cwd. */
@@ -25,7 +27,8 @@ export interface CommandContext {
 export function makeContext(cwd: string, profile: string | null, processEnv: NodeJS.ProcessEnv, io: CliIo): CommandContext {
   const config = findProjectConfig(cwd);
   const defaultPaths = config.specs.map((p) => relative(cwd, p) || '.');
-  return { cwd, env: envResolver(config, profile, processEnv), processEnv, io, defaultPaths };
+  const resolvedEnv = profileEnv(config, profile, processEnv);
+  return { cwd, env: resolverOf(resolvedEnv), resolvedEnv, processEnv, io, defaultPaths };
 }
 
 export type DiagnosticFormat = 'text' | 'json';

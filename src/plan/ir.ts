@@ -1,7 +1,8 @@
 // The plan IR: the one serializable contract between the compiler core and the targets.
 // Plain JSON data (no classes, no functions, no cycles): `pipec plan --format json` prints it
-// as is, and targets/* read nothing of the compiler but this file, the diagnostics API and
-// the SQL type model. Operators form a DAG listed in topological order.
+// (with `${NAME}`-fed values shown as templates, print/shown.ts), and targets/* read nothing
+// of the compiler but this file, the diagnostics API and the SQL type model. Operators form
+// a DAG listed in topological order.
 import type { Span } from '../diagnostics/span.ts';
 import type { SqlType, TimeUnitName } from './ir-types.ts';
 

@@ -80,6 +80,8 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
       diags.report('registry-url-missing', req.span, { subject });
       return null;
     }
+    // Read from the environment, not through `${NAME}`: hide it from diagnostics all the same.
+    diags.hideValue('PIPEC_SCHEMA_REGISTRY_URL', url);
     const c = registry(url);
     const fail = (s: string, v: string, r: Extract<RegistryResult<unknown>, { ok: false }>): null => {
       const f = r.failure;

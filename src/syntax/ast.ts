@@ -265,7 +265,8 @@ export type BinaryOp =
 export type Expr =
   | { kind: 'column'; qualifier: Ident | null; name: Ident; span: Span }
   | { kind: 'number'; text: string; span: Span }
-  | { kind: 'string'; value: string; raw: string; envVars: string[]; span: Span }
+  /** `value` is the text as written: `${NAME}` is not substituted in queries (only in options). */
+  | { kind: 'string'; value: string; raw: string; span: Span }
   | { kind: 'boolean'; value: boolean; span: Span }
   | { kind: 'null'; span: Span }
   | IntervalLit

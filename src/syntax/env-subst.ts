@@ -1,5 +1,6 @@
-// `${NAME}` substitution inside string literals (LANGUAGE.md "Files"). Shared by both front
-// ends. A missing variable is a compile error, never an empty string.
+// `${NAME}` substitution inside option values (LANGUAGE.md "Files"; docs/language-decisions.md
+// says why options only). Shared by both front ends. A missing variable is a compile error,
+// never an empty string. String literals inside queries are never substituted: they only warn.
 import type { Span } from '../diagnostics/span.ts';
 import type { FrontEndContext } from './front-end.ts';
 
@@ -19,7 +20,18 @@ export function substituteEnv(raw: string, span: Span, ctx: FrontEndContext): Su
       ctx.diagnostics.report('missing-env-var', span, { name });
       return '';
     }
+    ctx.diagnostics.hideValue(name, v);
     return v;
   });
   return { text, envVars };
+}
+
+/**
+ * A string literal inside a query keeps its text: `${NAME}` there is data, not a reference
+ * (Flink SQL has no substitution in literals, and a substituted secret would be compiled into
+ * every generated file). Warns once per literal, naming the first variable.
+ */
+export function warnEnvInLiteral(raw: string, span: Span, ctx: FrontEndContext): void {
+  const m = new RegExp(VAR.source).exec(raw);
+  if (m) ctx.diagnostics.report('env-in-sql-literal', span, { name: m[1]! });
 }

@@ -23,7 +23,8 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env });
   printDiagnostics(ctx, r.diagnostics.sorted(), 'text');
   if (!r.plan || r.diagnostics.hasErrors) return 1;
-  const env: Record<string, string | undefined> = { ...ctx.processEnv };
+  // The same values `${NAME}` resolved from at compile time: the profile, overlaid by the environment.
+  const env: Record<string, string | undefined> = { ...ctx.resolvedEnv };
   const result = await runPipeline(r.plan, {
     baseDir: resolve(ctx.cwd, dirname(file)),
     checkpointDir: args.checkpointDir ?? undefined,

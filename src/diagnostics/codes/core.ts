@@ -15,7 +15,15 @@ export const coreCodes = {
     message: (p) => `\${${p.name}} is not set in the environment or the active profile`,
     help: (p) => `export ${p.name}=... or add it to a profile in pipec.yaml and pass --profile`,
     explain:
-      'A `${NAME}` inside a string literal is replaced by the environment variable NAME, or by the value of the active profile in `pipec.yaml`. A missing variable is an error, never an empty string, because an empty broker list or URL fails later and far from its cause.',
+      'A `${NAME}` inside an option value (`WITH (...)`, or an option of a YAML spec) is replaced by the environment variable NAME, or by the value of the active profile in `pipec.yaml`. A missing variable is an error, never an empty string, because an empty broker list or URL fails later and far from its cause.',
+  }),
+  'env-in-sql-literal': def<{ name: string }>({
+    severity: 'warning',
+    title: '${NAME} inside a SQL string literal is not substituted',
+    message: (p) => `\${${p.name}} in this string literal stays as written: it is not replaced by a value`,
+    help: () => 'substitution applies to WITH options only; to compare with a configured value, write the value itself, or pass it through an option the connector reads',
+    explain:
+      'pipec replaces `${NAME}` only in option values (`WITH (...)` and the options of a YAML spec), where generated files keep the `${NAME}` template and the value is read at run time. Inside a query, a string literal is data: `WHERE v <> \'${MY_TOKEN}\'` compares with the text `${MY_TOKEN}` itself, as in Flink SQL, which has no substitution in literals. Substituting there would compile the value (often a secret) into the plan, the generated program and the ClickHouse DDL. Write `-- pipec:allow env-in-sql-literal` above the statement if the text `${...}` is really meant.',
   }),
   'internal-error': def<{ detail: string }>({
     severity: 'error',

@@ -3,6 +3,7 @@
 import type { PlanDoc } from '../ir.ts';
 import { displayText } from '../../util/unsafe-text.ts';
 import { changelogText, operatorParts, operatorState, sinkTarget, watermarkText } from './describe.ts';
+import { shownPlan } from './shown.ts';
 
 /**
  * A double-quoted dot ID or label; `\n` in the text becomes a centered line break, other unsafe
@@ -17,7 +18,9 @@ const srcNode = (name: string) => q(`source:${name}`);
 const opNode = (id: string) => q(`op:${id}`);
 const sinkNode = (name: string) => q(`sink:${name}`);
 
-export function printPlanDot(plan: PlanDoc): string {
+export function printPlanDot(planDoc: PlanDoc): string {
+  // `${NAME}`-fed option values are shown as their template (shown.ts), never resolved.
+  const plan = shownPlan(planDoc);
   const sources = new Map(plan.sources.map((s) => [s.id, s]));
   const lines: string[] = [
     `digraph ${q(plan.pipeline.name)} {`,

@@ -4,6 +4,7 @@ import type { IrOperator, IrSource, PlanDoc } from '../ir.ts';
 import { changelogText, operatorParts, operatorState, sinkTarget, watermarkText } from './describe.ts';
 import { formatDuration } from './format.ts';
 import { displayText } from '../../util/unsafe-text.ts';
+import { shownPlan } from './shown.ts';
 
 interface Ctx {
   ops: Map<string, IrOperator>;
@@ -85,7 +86,9 @@ function watermarkLines(plan: PlanDoc, src: IrSource): string[] {
   return lines;
 }
 
-export function printPlanText(plan: PlanDoc): string {
+export function printPlanText(planDoc: PlanDoc): string {
+  // `${NAME}`-fed option values are shown as their template (shown.ts), never resolved.
+  const plan = shownPlan(planDoc);
   const views = new Map<string, string[]>();
   for (const v of plan.views) views.set(v.operator, [...(views.get(v.operator) ?? []), v.name]);
   const ctx: Ctx = {

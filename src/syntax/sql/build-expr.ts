@@ -3,7 +3,7 @@
 import type { CstNode, IToken } from 'chevrotain';
 import type { BinaryOp, Expr, IntervalLit, TimeUnit } from '../ast.ts';
 import { joinSpans } from '../../diagnostics/span.ts';
-import { substituteEnv } from '../env-subst.ts';
+import { warnEnvInLiteral } from '../env-subst.ts';
 import { buildType } from './build-type.ts';
 import { type Children, type SpanMaker, identFromToken, need, node, nodes, tok, toks, unquoteString } from './cst.ts';
 import { intervalMs, keywordTimeUnit, parseDurationText } from './time-units.ts';
@@ -148,8 +148,8 @@ export function buildAtom(b: ExprBuilder, n: CstNode): Expr {
 export function stringExpr(b: ExprBuilder, t: IToken): Expr {
   const span = b.spans.token(t);
   const raw = unquoteString(t.image);
-  const sub = substituteEnv(raw, span, b.spans.ctx);
-  return { kind: 'string', value: sub.text, raw, envVars: sub.envVars, span };
+  warnEnvInLiteral(raw, span, b.spans.ctx);
+  return { kind: 'string', value: raw, raw, span };
 }
 
 export function buildInterval(b: ExprBuilder, n: CstNode): IntervalLit {

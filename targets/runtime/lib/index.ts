@@ -16,6 +16,7 @@ export { msAdd, msRemove, msExtreme, entriesRemove } from './ops/retractable.ts'
 export { changelogSink, upsertAction } from './io/sinks.ts';
 import * as path from 'node:path';
 import { runPipelineDef } from './runner.ts';
+import { noteSubstituted } from './hidden-values.ts';
 import type { PipelineDef } from './pipeline-types.ts';
 
 /** Replaces `${NAME}` in an option template; a missing variable is an error, never ''. */
@@ -23,6 +24,7 @@ export function subst(template: string, env: Record<string, string | undefined>)
   return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const v = env[name];
     if (v === undefined) throw new MissingEnvError(name);
+    noteSubstituted(name, v);
     return v;
   });
 }

@@ -25,6 +25,7 @@ import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
 import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
 import { HandOver } from './hand-over.ts';
+import { hideValues } from './hidden-values.ts';
 
 export interface RunOptions {
   baseDir: string;
@@ -67,7 +68,9 @@ interface SourceRt {
 }
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
-  const err = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const write = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  // No `${NAME}` value (a password in a URL, a broker host) in anything the runner prints.
+  const err = (t: string): void => write(hideValues(t));
   // Writing to a closed pipe (`pipec run x | head`) ends the run quietly, as other CLI tools do.
   let stdoutClosed = false;
   const onStdoutError = (e: NodeJS.ErrnoException): void => {

@@ -202,13 +202,18 @@ test('ORDER, LIMIT, RIGHT... stay names, but are not taken as an alias without A
   assert.deepEqual(bad.diagnostics.items.map((d) => d.code), ['syntax-unsupported']);
 });
 
-test('comments are skipped; string literals go through ${VAR} substitution', () => {
+test('comments are skipped; a string literal keeps ${VAR} as written and warns (no substitution in queries)', () => {
   const ctx = makeCtx({ REGION: 'eu' });
   const e = parseSqlExpr("/* block */ region = '${REGION}-1' -- trailing", ctx);
   assert.ok(e?.kind === 'binary' && e.right.kind === 'string');
   if (e?.kind === 'binary' && e.right.kind === 'string') {
-    assert.deepEqual(strip(e.right), { kind: 'string', value: 'eu-1', raw: '${REGION}-1', envVars: ['REGION'] });
+    assert.deepEqual(strip(e.right), { kind: 'string', value: '${REGION}-1', raw: '${REGION}-1' });
   }
+  // One warning on the literal (columns 22-35), naming the variable that was not substituted.
+  assert.deepEqual(
+    ctx.diagnostics.items.map((d) => `${d.severity} ${d.code} ${d.params['name']} ${at(d.span)}`),
+    ['warning env-in-sql-literal REGION 1:22-1:35'],
+  );
 });
 
 test('-- pipec:allow comments become suppressions with the span of each code', () => {

@@ -29,24 +29,31 @@ interface Holder {
 /** Lock files this process holds (a second run inside one process is refused too). */
 const held = new Set<string>();
 
-/** The start time of process `pid` as the kernel records it, or null where /proc is not available. */
-function procStart(pid: number): string | null {
+/** Fields 3… of /proc/<pid>/stat (state, ppid, …), or null where /proc is not available. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses): starttime is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    // After the command name, which may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
 }
 
+/** The start time of process `pid` as the kernel records it (field 22, clock ticks since boot), or null. */
+function procStart(pid: number): string | null {
+  return procStat(pid)?.[19] ?? null;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A killed process its parent has not reaped yet still answers signal 0.
+  const state = procStat(pid)?.[0];
+  return state !== 'Z' && state !== 'X';
 }
 
 function readHolder(file: string): Holder | null {

@@ -15,7 +15,7 @@
 // what it wrote after that checkpoint was never committed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckpointDoc } from './checkpoint.ts';
+import { CheckpointError, parseCheckpoint, type CheckpointDoc } from './checkpoint.ts';
 
 /** The state of one partition's task, as a member's checkpoint records it. */
 export interface TaskEntry {
@@ -96,12 +96,19 @@ export class MemberStore {
 }
 
 function readDoc(file: string): CheckpointDoc | null {
+  let text: string;
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as CheckpointDoc;
+    text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    // Absent (member never checkpointed) reads as nothing; a file that exists but does not
-    // parse cannot happen with atomic renames, so say so rather than guess.
+    // Absent (member never checkpointed) reads as nothing.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new HandoverError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  try {
+    // Checksum and shape: a partition's state is taken from this file.
+    return parseCheckpoint(file, text);
+  } catch (e) {
+    if (e instanceof CheckpointError) throw new HandoverError(e.message);
+    throw e;
   }
 }

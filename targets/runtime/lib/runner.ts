@@ -15,9 +15,10 @@ import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
 import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
-import { DiscardSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
+import { DiscardSink, OutputMismatchError, TruncatingFile, type FileProgress, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
-import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
+import { CHECKPOINT_EXIT_CODE, CheckpointError, checkFits, readCheckpoint, startOverAdvice, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
+import { CheckpointLock, LockedError, LOCKED_EXIT_CODE } from './checkpoint-lock.ts';
 import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
@@ -68,6 +69,17 @@ interface SourceRt {
 }
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
+  // The checkpoint directory's lock is held from before the checkpoint is read until the run
+  // has returned, whichever way it returns.
+  const locks: CheckpointLock[] = [];
+  try {
+    return await runLocked(def, opts, locks);
+  } finally {
+    for (const l of locks) l.release();
+  }
+}
+
+async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLock[]): Promise<{ exitCode: number }> {
   const write = opts.stderr ?? ((t: string) => void process.stderr.write(t));
   // No `${NAME}` value (a password in a URL, a broker host) in anything the runner prints.
   const err = (t: string): void => write(hideValues(t));
@@ -155,6 +167,29 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     checkpointDir: store ? memberDir(store.root, member!) : opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
     member,
   };
+
+  // ---------------------------------------------------------------- checkpoint: lock and read
+  // Before any connector exists: a second run on the directory, or a checkpoint that cannot be
+  // resumed from, ends the run before anything is written (exit codes in docs/security.md).
+  // Scaled out, the lock is this member's directory: members share the root by design.
+  const ckDir = connCtx.checkpointDir;
+  let resumed: CheckpointDoc | null = null;
+  if (ckDir) {
+    try {
+      locks.push(CheckpointLock.acquire(ckDir, def.name));
+    } catch (e) {
+      if (!(e instanceof LockedError)) throw e;
+      err(`pipec: ${e.message}\n`);
+      return { exitCode: LOCKED_EXIT_CODE };
+    }
+    try {
+      resumed = readCheckpoint(ckDir);
+    } catch (e) {
+      if (!(e instanceof CheckpointError)) throw e;
+      err(`pipec: ${e.message}. ${startOverAdvice(ckDir)}\n`);
+      return { exitCode: CHECKPOINT_EXIT_CODE };
+    }
+  }
   for (const s of def.sinks) {
     if (opts.discardSinks) {
       sinks.set(s.id, new DiscardSink(s));
@@ -211,10 +246,17 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
   const deadFile = new TruncatingFile(dlPath);
   let deadOpened = false;
-  let deadProgress: number | null = null;
+  let deadProgress: FileProgress | null = null;
   const openDead = (): void => {
     if (!deadOpened) {
-      deadFile.open(deadProgress);
+      // Dead letters are a record for people, not output: a file changed since the checkpoint
+      // (cleared, say) is continued where it now ends, never padded to the recorded length.
+      const why = deadProgress === null ? null : deadFile.mismatch(deadProgress);
+      if (why !== null) {
+        err(`pipec: the dead-letter file ${dlPath} changed since the last checkpoint (${why}); new dead letters go after what it holds now\n`);
+        deadProgress = { bytes: deadFile.size() };
+      }
+      deadFile.open(deadProgress?.bytes ?? null);
       deadOpened = true;
     }
   };
@@ -349,20 +391,41 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   // ---------------------------------------------------------------- checkpoints
   // Relative to the working directory, like every other path given on a command line.
   // Scaled out: this member's directory in the shared store.
-  const ckDir = connCtx.checkpointDir;
   let ckSeq = 0;
-  const resumed = ckDir ? readCheckpoint(ckDir) : null;
   if (resumed) {
-    if (resumed.fingerprint !== def.fingerprint) {
-      err(`pipec: the checkpoint in ${ckDir} was taken by a different version of pipeline '${def.name}'; remove it to start over\n`);
-      return { exitCode: 2 };
+    // Every part of the plan must find its entry (and nothing else): one missing would start
+    // from nothing while the others resume.
+    try {
+      checkFits(ckDir!, resumed, {
+        pipeline: def.name,
+        fingerprint: def.fingerprint,
+        sources: srcs.map((s) => s.id),
+        sinks: [...sinks.keys()],
+        operators: ops.map((o) => o.id),
+        member,
+      });
+    } catch (e) {
+      if (!(e instanceof CheckpointError)) throw e;
+      err(`pipec: ${e.message}. ${startOverAdvice(ckDir!)}\n`);
+      for (const src of srcs) await src.src.close().catch(() => {});
+      return { exitCode: CHECKPOINT_EXIT_CODE };
     }
     if (resumed.finished) {
       err(`pipec: pipeline '${def.name}' already ran to the end of its input (checkpoint in ${ckDir})\n`);
       // Two-phase sinks (Iceberg) may still have to publish what the final checkpoint recorded.
+      // A file sink whose output changed since has nothing to publish: it is left as it is.
       try {
-        for (const [id, s] of sinks) s.open(resumed.sinks[id] ?? null);
-        for (const s of sinks.values()) await s.close();
+        const opened: RunningSink[] = [];
+        for (const [id, s] of sinks) {
+          try {
+            s.open(resumed.sinks[id] ?? null);
+            opened.push(s);
+          } catch (e) {
+            if (!(e instanceof OutputMismatchError)) throw e;
+            err(`pipec: sink '${s.def.name}': ${e.message}; left as it is\n`);
+          }
+        }
+        for (const s of opened) await s.close();
       } catch (e) {
         err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
         return { exitCode: 1 };
@@ -384,30 +447,39 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     }
     for (const op of ops) if (resumed.operators[op.id] !== undefined) op.restore(decodeState(resumed.operators[op.id]));
     for (const [id, n] of Object.entries(resumed.late)) metrics.late.set(id, n);
-    deadProgress = (resumed.deadLetters as { bytes: number } | null)?.bytes ?? null;
-    if (deadProgress !== null) openDead();
     // Operators restored their own watermarks; start propagation from them.
     wmGraph?.seedScans();
-    // A restarted member releases what it held before it joins the group (hand-over.ts).
-    if (handOver && resumed.tasks) writeCheckpoint(ckDir!, { ...resumed, tasks: handOver.releaseResumed(resumed.tasks) });
   }
+  // Sinks first: one whose output no longer agrees with the checkpoint refuses before the
+  // dead letters or the checkpoint are touched.
   for (const [id, s] of sinks) {
     try {
       s.open(resumed ? (resumed.sinks[id] ?? null) : null);
     } catch (e) {
+      for (const src of srcs) await src.src.close().catch(() => {});
+      if (e instanceof OutputMismatchError) {
+        err(`pipec: sink '${s.def.name}': ${e.message}. Put the output back as the last run left it, or start over. ${ckDir ? startOverAdvice(ckDir) : ''}\n`);
+        return { exitCode: CHECKPOINT_EXIT_CODE };
+      }
       // A sink refuses its configuration or what the checkpoint recorded: a message, no stack trace.
       err(`pipec: sink '${s.def.name}': ${failureText(e)}\n`);
-      for (const src of srcs) await src.src.close().catch(() => {});
       return { exitCode: 2 };
     }
+  }
+  if (resumed) {
+    deadProgress = resumed.deadLetters;
+    if (deadProgress !== null) openDead();
+    // A restarted member releases what it held before it joins the group (hand-over.ts).
+    if (handOver && resumed.tasks) writeCheckpoint(ckDir!, { ...resumed, tasks: handOver.releaseResumed(resumed.tasks) });
   }
 
   async function checkpoint(finished: boolean): Promise<void> {
     const t0 = performance.now();
     const sinkProgress: Record<string, unknown> = {};
-    for (const [id, s] of sinks) sinkProgress[id] = await s.commit();
+    // null, never undefined: JSON would drop the entry, and a resume requires one per sink.
+    for (const [id, s] of sinks) sinkProgress[id] = (await s.commit()) ?? null;
     const doc: CheckpointDoc = {
-      version: 1,
+      version: 2,
       pipeline: def.name,
       fingerprint: def.fingerprint,
       seq: ++ckSeq,
@@ -418,7 +490,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
       ...(handOver ? { member: member!, tasks: handOver.entries(finished || stopping) } : {}),
       sinks: sinkProgress,
-      deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
+      deadLetters: deadOpened ? deadFile.progress() : null,
       late: Object.fromEntries(metrics.late),
     };
     if (ckDir) {

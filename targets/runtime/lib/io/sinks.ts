@@ -2,7 +2,12 @@
 // dead-letter file. File sinks are exactly-once across crashes: NDJSON files are truncated
 // back to the length recorded by the last checkpoint; Parquet part files are written
 // (tmp + fsync + rename) only at checkpoints and at the end, and parts newer than the
-// checkpoint are deleted on restart.
+// checkpoint are deleted on restart. Before resuming, a file sink checks that its output still
+// holds what the checkpoint recorded (the file is there, at least as long, the bytes before
+// the checkpointed end unchanged; every Parquet part there, of the recorded total size) and
+// refuses to resume otherwise (OutputMismatchError): truncating a shorter file "back" to the
+// checkpointed length would pad it with NUL bytes and lose the rows that were in it.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -83,25 +88,85 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** A sink's output no longer agrees with the checkpoint it would resume from (the message says how). */
+export class OutputMismatchError extends Error {}
+
+/** What a checkpoint records of a TruncatingFile: its durable length and a hash of the bytes just before it. */
+export interface FileProgress {
+  bytes: number;
+  /** SHA-256 (hex, 32 digits) of the last TAIL_BYTES bytes before `bytes` (absent in older checkpoints). */
+  tail?: string;
+}
+
+/** How much of a file's checkpointed prefix is compared on resume: cheap, and catches a replaced or rewritten file. */
+const TAIL_BYTES = 4096;
+
+/** The progress a checkpoint recorded for a file, checked: the checkpoint's shape check does not know sinks. */
+export function fileProgress(progress: unknown, what: string): FileProgress {
+  const p = progress as Partial<FileProgress> | null;
+  if (p === null || typeof p !== 'object' || !Number.isSafeInteger(p.bytes) || (p.bytes as number) < 0 || (p.tail !== undefined && typeof p.tail !== 'string')) {
+    throw new OutputMismatchError(`the checkpoint's entry for ${what} is ${JSON.stringify(progress)}, not {"bytes": <length>}`);
+  }
+  return p as FileProgress;
+}
+
 /** Append-only text file whose durable length is what a checkpoint records. */
 export class TruncatingFile {
   private fd = -1;
   private bytes = 0;
   private pending: string[] = [];
   private pendingBytes = 0;
+  private tailAt = -1;
+  private tail = '';
 
   constructor(readonly file: string) {}
 
+  /**
+   * Starts the file afresh (`bytes` null) or resumes it at `bytes`, dropping what was written
+   * after that checkpoint. The file must be at least that long (see `mismatch`): it is never
+   * extended.
+   */
   open(bytes: number | null): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     if (bytes === null) {
-      this.fd = fs.openSync(this.file, 'w');
+      this.fd = fs.openSync(this.file, 'w+');
       this.bytes = 0;
     } else {
+      const size = fs.existsSync(this.file) ? fs.statSync(this.file).size : 0;
+      if (size < bytes) throw new OutputMismatchError(`${this.file} holds ${size} bytes, fewer than the ${bytes} the checkpoint recorded`);
       this.fd = fs.openSync(this.file, fs.existsSync(this.file) ? 'r+' : 'w+');
       fs.ftruncateSync(this.fd, bytes);
       this.bytes = bytes;
     }
+  }
+
+  /** The file's current length, 0 when it does not exist. */
+  size(): number {
+    try {
+      return fs.statSync(this.file).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Why the file no longer holds what `p` recorded (gone, shorter, changed before `p.bytes`), or null when it does. */
+  mismatch(p: FileProgress): string | null {
+    let size: number;
+    try {
+      size = fs.statSync(this.file).size;
+    } catch {
+      return p.bytes === 0 ? null : `the file is gone; the checkpoint recorded ${p.bytes} bytes of it`;
+    }
+    if (size < p.bytes) return `the file holds ${size} bytes, fewer than the ${p.bytes} the checkpoint recorded (it was truncated or replaced)`;
+    if (p.tail !== undefined && p.bytes > 0) {
+      const fd = fs.openSync(this.file, 'r');
+      try {
+        if (hashBefore(fd, p.bytes) !== p.tail) return `its content before byte ${p.bytes} is not what the checkpoint recorded (it was modified or replaced)`;
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return null;
   }
 
   append(text: string): void {
@@ -126,6 +191,17 @@ export class TruncatingFile {
     return this.bytes;
   }
 
+  /** Makes the file durable and returns what a checkpoint records of it. */
+  progress(): FileProgress {
+    const bytes = this.sync();
+    if (bytes === 0) return { bytes };
+    if (this.tailAt !== bytes) {
+      this.tail = hashBefore(this.fd, bytes);
+      this.tailAt = bytes;
+    }
+    return { bytes, tail: this.tail };
+  }
+
   close(): void {
     if (this.fd >= 0) {
       this.flush();
@@ -133,6 +209,19 @@ export class TruncatingFile {
       this.fd = -1;
     }
   }
+}
+
+/** SHA-256 (32 hex digits) of the TAIL_BYTES bytes of `fd` before offset `end` (fewer at the start of a file). */
+function hashBefore(fd: number, end: number): string {
+  const n = Math.min(TAIL_BYTES, end);
+  const buf = Buffer.alloc(n);
+  let got = 0;
+  while (got < n) {
+    const r = fs.readSync(fd, buf, got, n - got, end - n + got);
+    if (r === 0) break;
+    got += r;
+  }
+  return createHash('sha256').update(buf.subarray(0, got)).digest('hex').slice(0, 32);
 }
 
 export class FileNdjsonSink implements RunningSink {
@@ -147,7 +236,11 @@ export class FileNdjsonSink implements RunningSink {
   }
 
   open(progress: unknown): void {
-    this.f.open(progress === null ? null : (progress as { bytes: number }).bytes);
+    if (progress === null) return this.f.open(null);
+    const p = fileProgress(progress, this.f.file);
+    const why = this.f.mismatch(p);
+    if (why !== null) throw new OutputMismatchError(`cannot resume ${this.f.file}: ${why}`);
+    this.f.open(p.bytes);
   }
 
   write(row: Row): void {
@@ -160,7 +253,7 @@ export class FileNdjsonSink implements RunningSink {
   }
 
   async commit(): Promise<unknown> {
-    return { bytes: this.f.sync() };
+    return this.f.progress();
   }
 
   async close(): Promise<void> {
@@ -173,6 +266,8 @@ export class ParquetSink implements RunningSink {
   rowsOut = 0;
   private rows: Row[] = [];
   private part = 0;
+  /** Total size of the part files written so far (what a resume checks). */
+  private bytes = 0;
   private readonly dir: string;
 
   constructor(
@@ -184,11 +279,40 @@ export class ParquetSink implements RunningSink {
 
   open(progress: unknown): void {
     fs.mkdirSync(this.dir, { recursive: true });
-    this.part = progress === null ? 0 : (progress as { part: number }).part;
+    this.part = progress === null ? 0 : this.resumable(progress);
     for (const f of fs.readdirSync(this.dir)) {
       const m = /^part-(\d+)\.parquet(\.tmp)?$/.exec(f);
       if (m && (m[2] !== undefined || Number(m[1]) >= this.part)) fs.rmSync(path.join(this.dir, f));
     }
+  }
+
+  /** The part to continue with, once every part the checkpoint recorded is there at the recorded total size. */
+  private resumable(progress: unknown): number {
+    const p = progress as { part?: unknown; bytes?: unknown } | null;
+    const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+    if (p === null || typeof p !== 'object' || !count(p.part) || (p.bytes !== undefined && !count(p.bytes))) {
+      throw new OutputMismatchError(`the checkpoint's entry for ${this.dir} is ${JSON.stringify(progress)}, not {"part": <next part>}`);
+    }
+    const part = p.part as number;
+    const missing: string[] = [];
+    let total = 0;
+    for (let i = 0; i < part; i++) {
+      try {
+        total += fs.statSync(path.join(this.dir, partName(i))).size;
+      } catch {
+        missing.push(partName(i));
+      }
+    }
+    const where = `cannot resume ${this.dir}`;
+    if (missing.length > 0) {
+      const list = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
+      throw new OutputMismatchError(`${where}: the checkpoint recorded ${part} part files, but ${list} ${missing.length === 1 ? 'is' : 'are'} gone`);
+    }
+    if (p.bytes !== undefined && total !== p.bytes) {
+      throw new OutputMismatchError(`${where}: its ${part} part files hold ${total} bytes, not the ${p.bytes as number} the checkpoint recorded (a part was replaced or rewritten)`);
+    }
+    this.bytes = total;
+    return part;
   }
 
   write(row: Row): void {
@@ -200,7 +324,7 @@ export class ParquetSink implements RunningSink {
 
   async commit(): Promise<unknown> {
     if (this.rows.length > 0) {
-      const name = `part-${String(this.part).padStart(5, '0')}.parquet`;
+      const name = partName(this.part);
       const buf = new Uint8Array(parquetWriteBuffer({ columnData: this.columnData() }));
       const tmp = path.join(this.dir, name + '.tmp');
       const fd = fs.openSync(tmp, 'w');
@@ -210,9 +334,10 @@ export class ParquetSink implements RunningSink {
       fs.renameSync(tmp, path.join(this.dir, name));
       fsyncDir(this.dir);
       this.part++;
+      this.bytes += buf.length;
       this.rows = [];
     }
-    return { part: this.part };
+    return { part: this.part, bytes: this.bytes };
   }
 
   private columnData(): { name: string; data: unknown[]; type: any; nullable: boolean }[] {
@@ -249,6 +374,8 @@ export class ParquetSink implements RunningSink {
     await this.commit();
   }
 }
+
+const partName = (i: number): string => `part-${String(i).padStart(5, '0')}.parquet`;
 
 export class StdoutSink implements RunningSink {
   rowsOut = 0;

@@ -274,6 +274,9 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       partitionReassigned: (p) => {
         if (clock.setRevoked(rt.parts[p]!, false, now())) wmDirty = true;
       },
+      partitionBehind: (p, behind) => {
+        if (clock.setBehind(rt.parts[p]!, behind, now())) wmDirty = true;
+      },
     };
     rt.out = sink;
     const mem = opts.memorySources?.[sdef.id];

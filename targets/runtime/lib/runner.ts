@@ -21,6 +21,7 @@ import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoin
 import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
+import { StatusRenderer, summaryLine } from './status-line.ts';
 import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
 import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
@@ -67,18 +68,22 @@ interface SourceRt {
 }
 
 export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promise<{ exitCode: number }> {
-  const err = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const rawErr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  // On a terminal, rows and messages clear the status line before they are written (status-line.ts).
+  const status = new StatusRenderer(rawErr, opts.status === 'tty');
+  const err = status.around(rawErr);
   // Writing to a closed pipe (`pipec run x | head`) ends the run quietly, as other CLI tools do.
   let stdoutClosed = false;
   const onStdoutError = (e: NodeJS.ErrnoException): void => {
     if (e.code === 'EPIPE') stdoutClosed = true;
   };
   if (!opts.stdout) process.stdout.on('error', onStdoutError);
-  const out =
+  const out = status.around(
     opts.stdout ??
-    ((t: string) => {
-      if (!stdoutClosed) process.stdout.write(t);
-    });
+      ((t: string) => {
+        if (!stdoutClosed) process.stdout.write(t);
+      }),
+  );
   const now = (): number => Date.now();
   /** What a user sees of a failure: its message; the stack trace only with PIPEC_DEBUG=1 (for bug reports). */
   const failureText = (e: unknown): string => {
@@ -472,6 +477,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let lastTick = 0;
   let lastFlush = now();
   let exitCode = 0;
+  let how: 'finished' | 'stopped' = 'stopped';
   try {
     propagate();
     for (;;) {
@@ -495,11 +501,14 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         lastCk = now();
       }
       if (showStatus && t - lastStatus >= 1000) {
-        const st = statusLine(metrics, prevIn, prevOut, t - lastStatus, t);
-        prevIn = st.totalIn;
-        prevOut = st.totalOut;
+        const dt = t - lastStatus;
         lastStatus = t;
-        err('\r\x1b[K' + st.text);
+        status.draw(() => {
+          const st = statusLine(metrics, prevIn, prevOut, dt, t);
+          prevIn = st.totalIn;
+          prevOut = st.totalOut;
+          return st.text;
+        });
       }
       if (produced === 0 || t - lastFlush >= 200) {
         lastFlush = t;
@@ -516,7 +525,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       propagate();
     }
     await checkpoint(ended);
-    if (showStatus) err('\r\x1b[K' + statusLine(metrics, prevIn, prevOut, 1000, now()).text + '\n');
+    how = ended ? 'finished' : 'stopped';
   } catch (e) {
     err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
     exitCode = 1;
@@ -539,6 +548,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     opts.signal?.removeEventListener('abort', onSignal);
     if (!opts.stdout) process.stdout.off('error', onStdoutError);
     if (server) await new Promise((r) => server!.close(r));
+    // Totals, not rates, stay on the terminal once everything is flushed and closed.
+    status.finish(() => summaryLine(metrics, now(), exitCode === 0 ? how : 'failed'));
   }
   return { exitCode };
 }

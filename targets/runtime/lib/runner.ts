@@ -22,6 +22,7 @@ import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import { StatusRenderer, summaryLine } from './status-line.ts';
+import { checkSinkTargets, CLOSE_TIMEOUT_MS, DEFAULT_STOP_GRACE_MS, StopControl, within } from './lifecycle.ts';
 import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
 import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
@@ -421,7 +422,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }]),
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
-      ...(handOver ? { member: member!, tasks: handOver.entries(finished || stopping) } : {}),
+      ...(handOver ? { member: member!, tasks: handOver.entries(finished || stop.stopping) } : {}),
       sinks: sinkProgress,
       deadLetters: deadOpened ? { bytes: deadFile.sync() } : null,
       late: Object.fromEntries(metrics.late),
@@ -457,17 +458,8 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       return { exitCode: 2 };
     }
   }
-  let stopping = false;
-  const onSignal = (): void => {
-    stopping = true;
-  };
-  const handleSignals = opts.handleSignals ?? true;
-  if (handleSignals) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-  opts.signal?.addEventListener('abort', onSignal);
-  if (opts.signal?.aborted) stopping = true;
+  // Signals and the abort signal (lifecycle.ts): a stop checkpoints first, bounded in time.
+  const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: opts.signal, graceMs: DEFAULT_STOP_GRACE_MS, err });
 
   const showStatus = opts.status === 'tty';
   let lastStatus = now();
@@ -478,10 +470,14 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let lastFlush = now();
   let exitCode = 0;
   let how: 'finished' | 'stopped' = 'stopped';
+  let failed = false;
+  let failure: string | null = null;
   try {
+    // A sink whose table or topic is missing ends the run now, not after its first rows.
+    await checkSinkTargets([...sinks.values()], stop, (m) => err(`pipec: ${m}\n`));
     propagate();
     for (;;) {
-      if (stopping || stdoutClosed) break;
+      if (stop.stopping || stdoutClosed) break;
       if (handOver) await handOver.handOver();
       let produced = 0;
       batchNow = now();
@@ -518,7 +514,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       if (produced === 0) await new Promise((r) => setTimeout(r, 20));
       else if (produced < BATCH) await new Promise((r) => setImmediate(r));
     }
-    const ended = !stopping && !stdoutClosed;
+    const ended = !stop.stopping && !stdoutClosed;
     if (ended) {
       // End of input: the watermark moves to the end of time; every window closes.
       for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
@@ -527,29 +523,44 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
     await checkpoint(ended);
     how = ended ? 'finished' : 'stopped';
   } catch (e) {
-    err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
+    failure = failureText(e);
+    err(`pipec: pipeline '${def.name}' failed: ${failure}\n`);
     exitCode = 1;
+    failed = true;
+    // Closing down must not hang the failed run (the process exits after the grace period).
+    stop.failing();
   } finally {
     for (const s of sinks.values()) {
       // A sink may publish at close (Iceberg without checkpoints): its failure fails the run.
+      // After a failure nothing is left to publish: a close that hangs is left behind.
       try {
-        await s.close();
+        const r = failed ? await within(s.close(), CLOSE_TIMEOUT_MS) : await s.close();
+        if (r === 'timeout') err(`pipec: sink '${s.def.name}' did not close within ${CLOSE_TIMEOUT_MS / 1000} s; left behind\n`);
       } catch (e) {
-        err(`pipec: sink '${s.def.name}' failed to close: ${failureText(e)}\n`);
+        // A sink's close repeats the failure that ended the run: said once is enough.
+        if (failureText(e) !== failure) err(`pipec: sink '${s.def.name}' failed to close: ${failureText(e)}\n`);
         exitCode = 1;
       }
     }
-    for (const s of srcs) await s.src.close();
-    if (deadOpened) deadFile.close();
-    if (handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+    for (const s of srcs) {
+      try {
+        if ((await within(s.src.close(), CLOSE_TIMEOUT_MS)) === 'timeout') err(`pipec: source '${s.src.def.name}' did not close within ${CLOSE_TIMEOUT_MS / 1000} s; left behind\n`);
+      } catch (e) {
+        err(`pipec: source '${s.src.def.name}' failed to close: ${failureText(e)}\n`);
+      }
     }
-    opts.signal?.removeEventListener('abort', onSignal);
+    if (deadOpened) deadFile.close();
     if (!opts.stdout) process.stdout.off('error', onStdoutError);
-    if (server) await new Promise((r) => server!.close(r));
+    if (server) {
+      // Keep-alive connections (a Prometheus scraper) would keep a closing server serving.
+      server.closeAllConnections();
+      await new Promise((r) => server!.close(r));
+    }
+    const ending = exitCode === 0 ? how : 'failed';
+    exitCode = stop.exitCode(exitCode);
+    stop.dispose();
     // Totals, not rates, stay on the terminal once everything is flushed and closed.
-    status.finish(() => summaryLine(metrics, now(), exitCode === 0 ? how : 'failed'));
+    status.finish(() => summaryLine(metrics, now(), ending));
   }
   return { exitCode };
 }

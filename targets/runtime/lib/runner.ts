@@ -1,7 +1,7 @@
 // Runs a generated pipeline: wires sources, operators and sinks, moves watermarks through
 // the operator graph, takes checkpoints, serves metrics, shows a status line, and stops
-// cleanly on end of input (exit 0), on SIGINT/SIGTERM or on an abort signal (flush +
-// checkpoint first).
+// cleanly on end of input (exit 0), on SIGINT/SIGTERM (exit 130/143, lifecycle.ts) or on an
+// abort signal (flush + checkpoint first).
 import * as path from 'node:path';
 import { hostname } from 'node:os';
 import type { Server } from 'node:http';

@@ -115,6 +115,9 @@ if (isEntry) {
   main(process.argv.slice(2), io, process.cwd(), process.env).then(
     (code) => {
       process.exitCode = code;
+      // Done: a client's lingering sockets or retry timers (after a failed run) must not keep
+      // the process alive. Output has two seconds to drain.
+      setTimeout(() => process.exit(), 2000).unref();
     },
     (err: unknown) => {
       const debug = Boolean(process.env.PIPEC_DEBUG);

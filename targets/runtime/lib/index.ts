@@ -65,4 +65,6 @@ export async function main(define: (env: Record<string, string | undefined>) => 
     env: process.env,
   });
   process.exitCode = exitCode;
+  // The run is over: a client's lingering sockets or retry timers must not keep the process alive.
+  setTimeout(() => process.exit(), 2000).unref();
 }

@@ -1,6 +1,7 @@
 // Counters of a running pipeline, the Prometheus text exposition of them, and the HTTP
 // server for `/metrics` and `/health` (bound to 127.0.0.1 only).
 import * as http from 'node:http';
+import { watermarksText } from './status-line.ts';
 
 export interface Metrics {
   pipeline: string;
@@ -94,7 +95,8 @@ export function statusLine(m: Metrics, prevIn: number, prevOut: number, dtMs: nu
     const r = (d * 1000) / Math.max(1, dtMs);
     return r >= 1e6 ? (r / 1e6).toFixed(1) + 'M' : r >= 1e3 ? (r / 1e3).toFixed(1) + 'k' : r.toFixed(0);
   };
-  const wms = [...m.watermarks].map(([s, w]) => `${s} ${Number.isFinite(w) ? new Date(w).toISOString().slice(0, 19).replace('T', ' ') : w > 0 ? 'end' : '-'}`).join(', ');
+  // A watermark no Date can hold (a record with an absurd timestamp) must not throw here.
+  const wms = watermarksText(m);
   const ck = m.lastCheckpointAt === null ? 'none' : `${Math.round((now - m.lastCheckpointAt) / 1000)}s ago`;
   const text = `in ${rate(totalIn - prevIn)}/s  out ${rate(totalOut - prevOut)}/s  wm [${wms}]  open ${state}  late ${late}  dead ${dead}  ckpt ${ck}`;
   return { text, totalIn, totalOut };

@@ -1,7 +1,7 @@
 // Runs a generated pipeline: wires sources, operators and sinks, moves watermarks through
 // the operator graph, takes checkpoints, serves metrics, shows a status line, and stops
-// cleanly on end of input (exit 0), on SIGINT/SIGTERM or on an abort signal (flush +
-// checkpoint first).
+// cleanly on end of input (exit 0), on SIGINT/SIGTERM (exit 130/143, lifecycle.ts) or on an
+// abort signal (flush + checkpoint first).
 import * as path from 'node:path';
 import { hostname } from 'node:os';
 import type { Server } from 'node:http';
@@ -22,6 +22,8 @@ import { CheckpointLock, LockedError, LOCKED_EXIT_CODE } from './checkpoint-lock
 import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
+import { StatusRenderer, summaryLine } from './status-line.ts';
+import { checkSinkTargets, CLOSE_TIMEOUT_MS, DEFAULT_STOP_GRACE_MS, StopControl, within } from './lifecycle.ts';
 import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
 import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
@@ -82,18 +84,22 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
 async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLock[]): Promise<{ exitCode: number }> {
   const write = opts.stderr ?? ((t: string) => void process.stderr.write(t));
   // No `${NAME}` value (a password in a URL, a broker host) in anything the runner prints.
-  const err = (t: string): void => write(hideValues(t));
+  const rawErr = (t: string): void => write(hideValues(t));
+  // On a terminal, rows and messages clear the status line before they are written (status-line.ts).
+  const status = new StatusRenderer(rawErr, opts.status === 'tty');
+  const err = status.around(rawErr);
   // Writing to a closed pipe (`pipec run x | head`) ends the run quietly, as other CLI tools do.
   let stdoutClosed = false;
   const onStdoutError = (e: NodeJS.ErrnoException): void => {
     if (e.code === 'EPIPE') stdoutClosed = true;
   };
   if (!opts.stdout) process.stdout.on('error', onStdoutError);
-  const out =
+  const out = status.around(
     opts.stdout ??
-    ((t: string) => {
-      if (!stdoutClosed) process.stdout.write(t);
-    });
+      ((t: string) => {
+        if (!stdoutClosed) process.stdout.write(t);
+      }),
+  );
   const now = (): number => Date.now();
   /** What a user sees of a failure: its message; the stack trace only with PIPEC_DEBUG=1 (for bug reports). */
   const failureText = (e: unknown): string => {
@@ -319,6 +325,9 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       partitionReassigned: (p) => {
         if (clock.setRevoked(rt.parts[p]!, false, now())) wmDirty = true;
       },
+      partitionBehind: (p, behind) => {
+        if (clock.setBehind(rt.parts[p]!, behind, now())) wmDirty = true;
+      },
     };
     rt.out = sink;
     const mem = opts.memorySources?.[sdef.id];
@@ -488,7 +497,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
         srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }]),
       ),
       operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
-      ...(handOver ? { member: member!, tasks: handOver.entries(finished || stopping) } : {}),
+      ...(handOver ? { member: member!, tasks: handOver.entries(finished || stop.stopping) } : {}),
       sinks: sinkProgress,
       deadLetters: deadOpened ? deadFile.progress() : null,
       late: Object.fromEntries(metrics.late),
@@ -524,17 +533,8 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       return { exitCode: 2 };
     }
   }
-  let stopping = false;
-  const onSignal = (): void => {
-    stopping = true;
-  };
-  const handleSignals = opts.handleSignals ?? true;
-  if (handleSignals) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-  opts.signal?.addEventListener('abort', onSignal);
-  if (opts.signal?.aborted) stopping = true;
+  // Signals and the abort signal (lifecycle.ts): a stop checkpoints first, bounded in time.
+  const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: opts.signal, graceMs: DEFAULT_STOP_GRACE_MS, err });
 
   const showStatus = opts.status === 'tty';
   let lastStatus = now();
@@ -544,10 +544,15 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
   let lastTick = 0;
   let lastFlush = now();
   let exitCode = 0;
+  let how: 'finished' | 'stopped' = 'stopped';
+  let failed = false;
+  let failure: string | null = null;
   try {
+    // A sink whose table or topic is missing ends the run now, not after its first rows.
+    await checkSinkTargets([...sinks.values()], stop, (m) => err(`pipec: ${m}\n`));
     propagate();
     for (;;) {
-      if (stopping || stdoutClosed) break;
+      if (stop.stopping || stdoutClosed) break;
       if (handOver) await handOver.handOver();
       let produced = 0;
       batchNow = now();
@@ -567,11 +572,14 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
         lastCk = now();
       }
       if (showStatus && t - lastStatus >= 1000) {
-        const st = statusLine(metrics, prevIn, prevOut, t - lastStatus, t);
-        prevIn = st.totalIn;
-        prevOut = st.totalOut;
+        const dt = t - lastStatus;
         lastStatus = t;
-        err('\r\x1b[K' + st.text);
+        status.draw(() => {
+          const st = statusLine(metrics, prevIn, prevOut, dt, t);
+          prevIn = st.totalIn;
+          prevOut = st.totalOut;
+          return st.text;
+        });
       }
       if (produced === 0 || t - lastFlush >= 200) {
         lastFlush = t;
@@ -581,36 +589,53 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       if (produced === 0) await new Promise((r) => setTimeout(r, 20));
       else if (produced < BATCH) await new Promise((r) => setImmediate(r));
     }
-    const ended = !stopping && !stdoutClosed;
+    const ended = !stop.stopping && !stdoutClosed;
     if (ended) {
       // End of input: the watermark moves to the end of time; every window closes.
       for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
       propagate();
     }
     await checkpoint(ended);
-    if (showStatus) err('\r\x1b[K' + statusLine(metrics, prevIn, prevOut, 1000, now()).text + '\n');
+    how = ended ? 'finished' : 'stopped';
   } catch (e) {
-    err(`pipec: pipeline '${def.name}' failed: ${failureText(e)}\n`);
+    failure = failureText(e);
+    err(`pipec: pipeline '${def.name}' failed: ${failure}\n`);
     exitCode = 1;
+    failed = true;
+    // Closing down must not hang the failed run (the process exits after the grace period).
+    stop.failing();
   } finally {
     for (const s of sinks.values()) {
       // A sink may publish at close (Iceberg without checkpoints): its failure fails the run.
+      // After a failure nothing is left to publish: a close that hangs is left behind.
       try {
-        await s.close();
+        const r = failed ? await within(s.close(), CLOSE_TIMEOUT_MS) : await s.close();
+        if (r === 'timeout') err(`pipec: sink '${s.def.name}' did not close within ${CLOSE_TIMEOUT_MS / 1000} s; left behind\n`);
       } catch (e) {
-        err(`pipec: sink '${s.def.name}' failed to close: ${failureText(e)}\n`);
+        // A sink's close repeats the failure that ended the run: said once is enough.
+        if (failureText(e) !== failure) err(`pipec: sink '${s.def.name}' failed to close: ${failureText(e)}\n`);
         exitCode = 1;
       }
     }
-    for (const s of srcs) await s.src.close();
-    if (deadOpened) deadFile.close();
-    if (handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+    for (const s of srcs) {
+      try {
+        if ((await within(s.src.close(), CLOSE_TIMEOUT_MS)) === 'timeout') err(`pipec: source '${s.src.def.name}' did not close within ${CLOSE_TIMEOUT_MS / 1000} s; left behind\n`);
+      } catch (e) {
+        err(`pipec: source '${s.src.def.name}' failed to close: ${failureText(e)}\n`);
+      }
     }
-    opts.signal?.removeEventListener('abort', onSignal);
+    if (deadOpened) deadFile.close();
     if (!opts.stdout) process.stdout.off('error', onStdoutError);
-    if (server) await new Promise((r) => server!.close(r));
+    if (server) {
+      // Keep-alive connections (a Prometheus scraper) would keep a closing server serving.
+      server.closeAllConnections();
+      await new Promise((r) => server!.close(r));
+    }
+    const ending = exitCode === 0 ? how : 'failed';
+    exitCode = stop.exitCode(exitCode);
+    stop.dispose();
+    // Totals, not rates, stay on the terminal once everything is flushed and closed.
+    status.finish(() => summaryLine(metrics, now(), ending));
   }
   return { exitCode };
 }

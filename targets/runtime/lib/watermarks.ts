@@ -1,6 +1,7 @@
 // Event time of one source: bounded-out-of-orderness watermark per partition, the source
 // watermark as the minimum over partitions that are neither idle nor finished, and the
-// all-idle rule of LANGUAGE.md (advance with processing time minus the delay).
+// all-idle rule of LANGUAGE.md (advance with processing time minus the delay). A partition
+// whose source reports unread records (Kafka lag) is never idle, however long it is quiet.
 
 export interface PartitionClock {
   id: string;
@@ -12,6 +13,13 @@ export interface PartitionClock {
   done: boolean;
   /** Taken away by a consumer-group rebalance: neither holds the watermark back nor ends the source. */
   revoked: boolean;
+  /**
+   * The source knows (or cannot yet rule out) unread records in this partition: a Kafka
+   * partition whose high watermark is beyond its position. Such a partition is never idle:
+   * silence there means the consumer is slow, not that nothing happens. Sources that know no
+   * lag (files, datagen) never set it.
+   */
+  behind: boolean;
 }
 
 export class SourceClock {
@@ -28,7 +36,7 @@ export class SourceClock {
   partition(id: string, now: number): PartitionClock {
     let p = this.parts.get(id);
     if (p === undefined) {
-      p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false, revoked: false };
+      p = { id, maxTs: Number.NEGATIVE_INFINITY, lastSeen: now, idle: false, done: false, revoked: false, behind: false };
       this.parts.set(id, p);
       this.list.push(p);
     }
@@ -72,12 +80,29 @@ export class SourceClock {
     return this.recompute(now);
   }
 
+  /**
+   * The source's word on a partition's lag: `behind` = it has unread records. A partition with
+   * lag stops being idle at once; once caught up (a fetch found nothing and the lag is zero)
+   * its quiet time counts from now, not from its last record. Returns true when the watermark moved.
+   */
+  setBehind(p: PartitionClock, behind: boolean, now: number): boolean {
+    if (p.behind === behind) return false;
+    p.behind = behind;
+    if (!behind) {
+      if (now > p.lastSeen) p.lastSeen = now;
+      return false;
+    }
+    if (!p.idle) return false;
+    p.idle = false;
+    return this.recompute(now);
+  }
+
   /** Processing-time check of idleness; returns true when the watermark moved. */
   tick(now: number): boolean {
     if (this.idleTimeoutMs === null) return false;
     let changed = false;
     for (const p of this.parts.values()) {
-      if (!p.done && !p.idle && !p.revoked && now - p.lastSeen >= this.idleTimeoutMs) {
+      if (!p.done && !p.idle && !p.revoked && !p.behind && now - p.lastSeen >= this.idleTimeoutMs) {
         p.idle = true;
         changed = true;
       }

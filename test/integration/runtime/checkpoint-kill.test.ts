@@ -113,7 +113,7 @@ test('SIGKILL at random points, restart from the checkpoint: output equals an un
   }
 });
 
-test('SIGTERM flushes and checkpoints before exiting 0; the restart completes the same output', { timeout: 60_000 }, async () => {
+test('SIGTERM flushes and checkpoints before exiting 143 (128 + SIGTERM, issue 13.6); the restart completes the same output', { timeout: 60_000 }, async () => {
   const plan = killPlan(150_000, 40_000);
   const bundleFile = await bundle(plan);
   const refDir = tempDir();
@@ -130,7 +130,7 @@ test('SIGTERM flushes and checkpoints before exiting 0; the restart completes th
     }
   }, 20);
   const exit = await p.done;
-  assert.equal(exit.code, 0, exit.stderr);
+  assert.equal(exit.code, 143, exit.stderr);
   const doc = JSON.parse(readFileSync(path.join(ck, 'checkpoint.json'), 'utf8')) as { finished: boolean; sinks: Record<string, { bytes: number }> };
   assert.equal(doc.finished, false);
   // Everything written before the stop is durable and recorded.

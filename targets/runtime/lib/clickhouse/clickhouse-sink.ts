@@ -16,6 +16,7 @@
 // io/update-pairing.ts) — is the key's last version flagged `_is_deleted = 1` (read with
 // FINAL ... WHERE _is_deleted = 0, or FINAL alone on servers whose engine takes the is_deleted
 // column).
+import { createTableSql } from './create-table.ts';
 import { createHash } from 'node:crypto';
 import type { RunningSink, SinkDef } from '../io/sinks.ts';
 import { UpdatePairing } from '../io/update-pairing.ts';
@@ -174,6 +175,11 @@ export class ClickHouseSink implements RunningSink {
     this.ready.catch(() => {}); // surfaced by commit() / close()
   }
 
+  /** The runner's start check: the server answers, the table exists and fits (else the reason). */
+  async checkTarget(): Promise<void> {
+    await this.ready;
+  }
+
   private async prepare(): Promise<void> {
     let version: string;
     try {
@@ -182,7 +188,11 @@ export class ClickHouseSink implements RunningSink {
       throw new ClickHouseSinkError(`${this.where}: cannot reach the server: ${(e as Error).message}`);
     }
     const cols = await this.transport.columns(this.opts.database, this.opts.table);
-    if (cols.length === 0) throw new ClickHouseSinkError(`${this.where}: the table does not exist`);
+    if (cols.length === 0) {
+      throw new ClickHouseSinkError(
+        `${this.where}: the table ${this.opts.database}.${this.opts.table} does not exist; create it, for example with:\n\n${createTableSql(this.def, this.opts.database, this.opts.table, version)}\n`,
+      );
+    }
     const major = Number(version.split('.')[0]);
     const own = new Set(this.def.columns.map((c) => c.name));
     this.hasVersion = !own.has(VERSION_COLUMN) && cols.some((c) => c.name === VERSION_COLUMN);

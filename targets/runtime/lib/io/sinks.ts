@@ -52,6 +52,12 @@ export interface RunningSink {
   afterCheckpoint?(): Promise<void>;
   /** Called once before any write; `progress` is null on a fresh start. */
   open(progress: unknown): void;
+  /**
+   * The runner's start check, right after `open`: resolves once the sink's target is known to be
+   * there (a ClickHouse table, a Kafka topic), rejects naming what is missing (and how to create
+   * it). A run whose sink cannot write ends at start instead of after its first rows.
+   */
+  checkTarget?(): Promise<void>;
   close(): Promise<void>;
 }
 

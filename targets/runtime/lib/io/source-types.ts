@@ -75,6 +75,12 @@ export interface SourceSink {
   partitionRevoked(p: number): void;
   /** A revoked partition is owned again. */
   partitionReassigned(p: number): void;
+  /**
+   * The partition has unread records (`behind`), or is caught up: a fetch found nothing and
+   * its lag is zero. Sources that know their lag (Kafka) report it; a partition with lag is
+   * never declared idle (watermarks.ts). Optional: sources without a notion of lag omit it.
+   */
+  partitionBehind?(p: number, behind: boolean): void;
   /** Something the user should know that is not an error (e.g. a glob that matches nothing). */
   warn(message: string): void;
 }

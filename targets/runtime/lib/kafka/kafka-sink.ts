@@ -201,6 +201,27 @@ export class KafkaSink implements RunningSink {
     await tx.abort();
   }
 
+  /**
+   * The runner's start check: the topic exists. The producer never creates topics
+   * (`allowAutoTopicCreation: false`), and a missing one would otherwise show only as retries.
+   * (`listTopics` asks for metadata without naming a topic, so it cannot auto-create one either.)
+   */
+  async checkTarget(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const topics = await admin.listTopics();
+      if (!topics.includes(this.opts.topic)) {
+        const brokers = this.opts.brokers.join(',');
+        throw new Error(
+          `sink '${this.def.name}': the Kafka topic '${this.opts.topic}' does not exist on ${brokers}; create it first, for example: kafka-topics.sh --bootstrap-server ${brokers} --create --topic ${this.opts.topic} --partitions 1`,
+        );
+      }
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
   /** The last published interval: the marker group's committed offset (-1 when none). */
   private async readMarker(): Promise<number> {
     const admin = this.kafka.admin();

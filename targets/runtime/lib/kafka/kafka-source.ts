@@ -1,6 +1,8 @@
 // The `kafka` source: one consumer-group member reading a topic in fetched batches, exposing
 // the next offset of every partition as its position. Offsets are committed only when the
 // runner calls `commit(positions)` after a checkpoint that covers them (never auto-commit).
+// It tells the runner which partitions have lag (`partitionBehind`): a partition with unread
+// records is never idle, however slowly the pipeline drains it.
 import { Kafka, logLevel, type Admin, type Consumer, type KafkaMessage } from 'kafkajs';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
 import { setRowKind, type RowKind } from '../ops/types.ts';
@@ -59,6 +61,14 @@ interface PartState {
   revoked: boolean;
   /** Log end offset as last reported by a fetch. */
   high: number;
+  /**
+   * Offset after the last record (control records included) of the last fetch that returned
+   * anything for the partition, or of the broker's log end when a look at it found nothing to
+   * read; -1 while no fetch told (since assignment). Lag is `high` beyond it.
+   */
+  end: number;
+  /** What the runner was last told (`partitionBehind`); null before the first report. */
+  reported: boolean | null;
   /** Timestamp of the last record read. */
   lastTs: number;
   /** Scaled out: owned, but its state is still on its way (`startPartition` starts it). */
@@ -113,6 +123,9 @@ export class KafkaSource implements RunningSource {
   private readonly defer: boolean;
   /** Scaled out: partitions lost and won since the runner last asked (runtime indexes). */
   private change: { revoked: number[]; added: number[] } | null = null;
+  /** A look at the log end for partitions no fetch told about is under way / was last started at. */
+  private probing = false;
+  private lastProbe = 0;
 
   constructor(
     readonly def: SourceDef,
@@ -141,8 +154,15 @@ export class KafkaSource implements RunningSource {
 
   private async start(): Promise<void> {
     const c = this.consumer;
-    const { GROUP_JOIN, REBALANCING, CRASH } = c.events;
+    const { GROUP_JOIN, REBALANCING, CRASH, END_BATCH_PROCESS } = c.events;
     c.on(REBALANCING, () => this.hooks.onRebalancing?.());
+    // A fetch that returned only control records (transaction markers) or aborted records never
+    // reaches eachBatch; it still moves the partition's end (else it would look behind forever).
+    c.on(END_BATCH_PROCESS, (e) => {
+      if (e.payload.batchSize !== 0) return;
+      const part = this.parts.get(e.payload.partition);
+      if (part !== undefined && part.assigned && !part.awaiting) this.fetched(part, e.payload.highWatermark, e.payload.lastOffset);
+    });
     c.on(GROUP_JOIN, (e) => this.assigned(e.payload.memberAssignment[this.opts.topic] ?? []));
     c.on(CRASH, (e) => {
       if (!e.payload.restart) this.failure = e.payload.error;
@@ -160,13 +180,80 @@ export class KafkaSource implements RunningSource {
         // A partition waiting for its state is not read yet: `startPartition` seeks it, and the
         // client fetches again from there.
         if (part === undefined || !part.assigned || part.awaiting) return;
-        part.high = Number(batch.highWatermark);
+        this.fetched(part, batch.highWatermark, batch.lastOffset());
         if (batch.messages.length === 0) return;
         // Resolving only once the runner consumed the batch is the backpressure: the client
         // fetches this partition again only after that.
         await new Promise<void>((done) => this.queue.push({ part, messages: batch.messages, i: 0, done, prepared: false }));
       },
     });
+  }
+
+  /** What a fetch told about a partition: its log end and how far the fetch reached. */
+  private fetched(part: PartState, highWatermark: string, lastOffset: string): void {
+    part.high = Math.max(part.high, Number(highWatermark));
+    part.end = Math.max(part.end, Number(lastOffset) + 1);
+  }
+
+  /**
+   * Whether the partition may have unread records: records fetched and not yet read, a fetch
+   * that saw the log end beyond what it returned, or no word from any fetch yet.
+   */
+  private behind(ps: PartState): boolean {
+    for (const q of this.queue) if (q.part === ps && q.i < q.messages.length) return true;
+    if (ps.end < 0) return true;
+    return ps.high > Math.max(ps.end, ps.info.next ?? 0);
+  }
+
+  /** Tells the runner every owned partition's lag state that changed (see `behind`). */
+  private reportLag(): void {
+    let unknown = false;
+    for (const ps of this.parts.values()) {
+      if (!ps.assigned || ps.awaiting) continue;
+      const b = this.behind(ps);
+      if (ps.end < 0) unknown = true;
+      if (b !== ps.reported) {
+        ps.reported = b;
+        this.out.partitionBehind?.(ps.info.index, b);
+      }
+    }
+    if (unknown) this.probe();
+  }
+
+  /**
+   * A fetch of a partition with nothing at all to read reaches no callback: for partitions no
+   * fetch told about, look at the log end (at most once a second, in the background). Nothing
+   * beyond the start position: caught up. Otherwise the records are there and a fetch will bring them.
+   */
+  private probe(): void {
+    const t = Date.now();
+    if (this.probing || this.closed || t - this.lastProbe < 1000) return;
+    this.probing = true;
+    this.lastProbe = t;
+    void (async () => {
+      const offs = await this.admin.fetchTopicOffsets(this.opts.topic);
+      const highs = new Map(offs.map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }]));
+      const waiting = [...this.parts.values()].filter((ps) => ps.assigned && !ps.awaiting && ps.end < 0);
+      let committed: Map<number, number> | null = null;
+      if (waiting.some((ps) => ps.info.next === null)) {
+        const [tp] = await this.admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+        committed = new Map((tp?.partitions ?? []).map((x) => [x.partition, Number(x.offset)]));
+      }
+      for (const ps of waiting) {
+        const b = highs.get(ps.info.partition);
+        if (b === undefined || ps.end >= 0) continue;
+        const c = committed?.get(ps.info.partition) ?? -1;
+        const start = ps.info.next ?? (c >= 0 ? c : this.opts.startup === 'latest' ? b.high : b.low);
+        if (b.high <= start) {
+          ps.high = Math.max(ps.high, b.high);
+          ps.end = start;
+        }
+      }
+    })()
+      .catch(() => {})
+      .finally(() => {
+        this.probing = false;
+      });
   }
 
   private async refreshBounds(): Promise<void> {
@@ -198,8 +285,14 @@ export class KafkaSource implements RunningSource {
       let ps = this.parts.get(n);
       if (ps === undefined) {
         const id = `${this.opts.topic}-${n}`;
-        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false };
+        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, end: -1, reported: null, lastTs: 0, awaiting: false };
         this.parts.set(n, ps);
+      }
+      // Whatever was known of its lag is stale now: behind until a fetch tells.
+      if (!ps.assigned) {
+        ps.end = -1;
+        ps.reported = true;
+        this.out.partitionBehind?.(ps.info.index, true);
       }
       if (ps.assigned) {
         // The client restarts a kept partition from the group's committed offset: put it back
@@ -307,6 +400,7 @@ export class KafkaSource implements RunningSource {
       for (const q of queue) if (q.i >= q.messages.length) q.done();
       this.queue = queue.filter((q) => q.i < q.messages.length);
     }
+    this.reportLag();
     return n;
   }
 
@@ -351,7 +445,8 @@ export class KafkaSource implements RunningSource {
       if (!id.startsWith(prefix)) continue;
       const n = Number(id.slice(prefix.length));
       const index = this.out.partitionAdded(id);
-      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, lastTs: 0, awaiting: false });
+      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, end: -1, reported: true, lastTs: 0, awaiting: false });
+      this.out.partitionBehind?.(index, true);
     }
   }
 
@@ -420,6 +515,7 @@ export class KafkaSource implements RunningSource {
     }
     ps.info.next = at;
     ps.awaiting = false;
+    ps.end = -1;
     this.consumer.seek({ topic: this.opts.topic, partition: ps.info.partition, offset: String(at) });
   }
 

@@ -17,6 +17,7 @@ import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
 import { DiscardSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
+import { guardDecode } from './io/guarded-decode.ts';
 import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
 import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
@@ -222,7 +223,10 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   let batchNow = now();
   const bySourceId = new Map<string, SourceRt>();
   let wmDirty = false;
-  for (const sdef of def.sources) {
+  for (const generated of def.sources) {
+    // Every source decodes through its guarded decoder: a decoder that throws on a record
+    // makes it a dead letter, not a failed run (guarded-decode.ts).
+    const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
     const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance ? instance.emit[sdef.id]! : () => {}, records: 0, dead: 0, timed: sdef.timeIndex >= 0, out: null as unknown as SourceSink };
     const ti = sdef.timeIndex;

@@ -3,11 +3,13 @@
 // Positions: byte offset + line (NDJSON), records read (CSV, Parquet).
 import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
+import { decodeReason } from './guarded-decode.ts';
 
 interface PartReader {
   file: string;
@@ -112,11 +114,17 @@ class NdjsonReader implements PartReader {
   offset = 0;
   line = 0;
   private fh: FileHandle | null = null;
+  /** Unprocessed bytes of the last read (a buffer of its own per read: pieces may outlive it). */
   private buf: Buffer = Buffer.alloc(0);
   /** File offset of buf[0]. */
   private bufAt = -1;
+  /**
+   * Earlier pieces of a line that continues in `buf` (no newline in them). Joined once when
+   * its newline arrives, so a line of N bytes costs O(N), not a concatenation per chunk.
+   */
+  private pieces: Buffer[] = [];
+  private piecesLen = 0;
   private eof = false;
-  private readonly chunk = Buffer.allocUnsafe(1 << 16);
   private readonly withMeta: boolean;
 
   constructor(
@@ -136,52 +144,70 @@ class NdjsonReader implements PartReader {
     if (this.bufAt < 0) this.bufAt = this.offset;
     let n = 0;
     let pos = 0;
-    const decode = this.def.decode!;
     while (n < budget) {
       let nl = this.buf.indexOf(NL, pos);
       if (nl < 0) {
-        // Keep the partial tail, read more.
-        this.buf = this.buf.subarray(pos);
-        this.bufAt += pos;
+        // The rest of buf is part of a line: keep it aside, read on (buf is empty after this).
+        if (pos < this.buf.length) {
+          this.pieces.push(this.buf.subarray(pos));
+          this.piecesLen += this.buf.length - pos;
+        }
+        this.bufAt += this.buf.length;
+        this.buf = Buffer.alloc(0);
         pos = 0;
-        const { bytesRead } = await this.fh.read(this.chunk, 0, this.chunk.length, this.bufAt + this.buf.length);
+        const chunk = Buffer.allocUnsafe(1 << 16);
+        const { bytesRead } = await this.fh.read(chunk, 0, chunk.length, this.bufAt);
         if (bytesRead === 0) {
           this.eof = true;
-          if (this.follow || this.buf.length === 0) break;
-          nl = this.buf.length; // a last line without a newline
+          if (this.follow || this.piecesLen === 0) break;
+          nl = 0; // a last line without a newline: all of it is in `pieces`
         } else {
-          this.buf = Buffer.concat([this.buf, this.chunk.subarray(0, bytesRead)]);
+          this.buf = chunk.subarray(0, bytesRead);
           continue;
         }
       }
-      const text = this.buf.toString('utf8', pos, nl);
-      const start = pos;
+      const start = this.pieces.length > 0 ? this.bufAt - this.piecesLen : this.bufAt + pos;
+      const bytes = this.pieces.length > 0 ? Buffer.concat([...this.pieces, this.buf.subarray(pos, nl)]) : this.buf.subarray(pos, nl);
+      this.pieces = [];
+      this.piecesLen = 0;
       pos = Math.min(nl + 1, this.buf.length);
       this.line++;
       this.offset = this.bufAt + pos;
-      if (text.trim() === '') continue;
-      n++;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(text);
-      } catch (e) {
-        this.out.dead({ file: this.rel, line: this.line }, `not valid JSON: ${(e as Error).message}`, text);
-        continue;
-      }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-        this.out.dead({ file: this.rel, line: this.line }, 'not a JSON object', text);
-        continue;
-      }
-      if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: this.bufAt + start };
-      const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, text);
-      else this.out.row(this.p, row);
+      if (this.decodeLine(bytes, start)) n++;
     }
     this.buf = this.buf.subarray(pos);
     this.bufAt += pos;
-    if (this.eof && !this.follow && this.buf.length === 0) this.done = true;
+    if (this.eof && !this.follow && this.buf.length === 0 && this.piecesLen === 0) this.done = true;
     this.eof = false;
     return n;
+  }
+
+  /** Decodes one line (its bytes, its file offset); false for a blank line. */
+  private decodeLine(bytes: Buffer, start: number): boolean {
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return false;
+    const at = { file: this.rel, line: this.line };
+    // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
+    if (!isUtf8(bytes)) {
+      this.out.dead(at, 'not valid UTF-8', text);
+      return true;
+    }
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      this.out.dead(at, `not valid JSON: ${(e as Error).message}`, text);
+      return true;
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+      this.out.dead(at, 'not a JSON object', text);
+      return true;
+    }
+    if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
+    const row = this.def.decode!(obj, this.err);
+    if (row === null) this.out.dead(at, decodeReason(this.err), text);
+    else this.out.row(this.p, row);
+    return true;
   }
 
   async close(): Promise<void> {
@@ -252,7 +278,7 @@ class CsvReader implements PartReader {
       for (let i = 0; i < header.length; i++) obj[header[i]!] = cells[i]!;
       obj[META] = { file: this.rel, line: this.line, offset: this.offset - 1 };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, raw);
+      if (row === null) this.out.dead({ file: this.rel, line: this.line }, decodeReason(this.err), raw);
       else this.out.row(this.p, row);
     }
     return n;
@@ -303,7 +329,7 @@ class ParquetReader implements PartReader {
     for (const obj of rows) {
       (obj as Record<symbol, unknown>)[META] = { file: this.rel, offset: this.offset };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, `column ${this.err.column}: ${this.err.reason}`, safeJson(obj));
+      if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, decodeReason(this.err), safeJson(obj));
       else this.out.row(this.p, row);
       this.offset++;
     }

@@ -6,6 +6,7 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { setRowKind, type RowKind } from '../ops/types.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
 import { sourceOptions, type KafkaSourceOptions } from './options.ts';
+import { decodeReason } from '../io/guarded-decode.ts';
 
 /**
  * Connector metadata of a record, attached to the parsed JSON object under this symbol so the
@@ -275,7 +276,7 @@ export class KafkaSource implements RunningSource {
         if (obj === SKIP) continue;
         if (obj !== CHANGES && !wantMeta) {
           const row = decode(obj, this.err);
-          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
           else this.out.row(info.index, row);
           continue;
         }
@@ -283,7 +284,7 @@ export class KafkaSource implements RunningSource {
         if (obj !== CHANGES) {
           (obj as Record<symbol, unknown>)[META] = meta;
           const row = decode(obj, this.err);
-          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
           else this.out.row(info.index, row);
           continue;
         }
@@ -295,7 +296,7 @@ export class KafkaSource implements RunningSource {
         if (r0 === null || (ch.n > 1 && r1 === null)) {
           // -U and -D rows are the event's 'before', +I and +U its 'after'.
           const k = ch.kinds[r0 === null ? 0 : 1]!;
-          this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: ${decodeReason(this.err)}`, fmt.raw(m.value));
           continue;
         }
         this.out.row(info.index, setRowKind(r0, ch.kinds[0]!));

@@ -15,7 +15,7 @@ import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
 import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
-import { DiscardSink, TruncatingFile, type RunningSink } from './io/sinks.ts';
+import { DiscardSink, TruncatingFile, writeError, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
 import { guardDecode } from './io/guarded-decode.ts';
 import { readCheckpoint, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
@@ -207,7 +207,7 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   // ---------------------------------------------------------------- dead letters
   // Members of a scaled-out pipeline may share a base directory: each writes its own file.
   const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
-  const deadFile = new TruncatingFile(dlPath);
+  const deadFile = new TruncatingFile(dlPath, 'the dead-letter file');
   let deadOpened = false;
   let deadProgress: number | null = null;
   const openDead = (): void => {
@@ -423,7 +423,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       late: Object.fromEntries(metrics.late),
     };
     if (ckDir) {
-      metrics.lastCheckpointBytes = writeCheckpoint(ckDir, doc);
+      try {
+        metrics.lastCheckpointBytes = writeCheckpoint(ckDir, doc);
+      } catch (e) {
+        // Say that it was the checkpoint, and where (fs messages of ENOSPC name no file).
+        throw writeError('the checkpoint in', ckDir, e);
+      }
       metrics.checkpoints++;
       metrics.lastCheckpointAt = now();
       metrics.lastCheckpointMs = performance.now() - t0;
@@ -448,6 +453,9 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
   if (opts.metricsPort !== undefined) {
     try {
       server = await startMetricsServer(metrics, opts.metricsPort);
+      // The port actually bound: with --metrics-port 0 the system picks it.
+      const bound = server.address();
+      err(`pipec: metrics on http://127.0.0.1:${typeof bound === 'object' && bound !== null ? bound.port : opts.metricsPort}/metrics\n`);
     } catch (e) {
       err(`pipec: cannot serve metrics on 127.0.0.1:${opts.metricsPort}: ${(e as Error).message}\n`);
       return { exitCode: 2 };
@@ -532,7 +540,12 @@ export async function runPipelineDef(def: PipelineDef, opts: RunOptions): Promis
       }
     }
     for (const s of srcs) await s.src.close();
-    if (deadOpened) deadFile.close();
+    try {
+      if (deadOpened) deadFile.close();
+    } catch (e) {
+      err(`pipec: pipeline '${def.name}': ${failureText(e)}\n`);
+      exitCode = 1;
+    }
     if (handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -313,8 +313,8 @@ class ParquetReader implements PartReader {
 
   async read(budget: number): Promise<number> {
     if (this.file_ === null) {
-      this.file_ = await asyncBufferFromFile(this.file);
-      this.meta = await parquetMetadataAsync(this.file_);
+      this.file_ = await this.parquet(() => asyncBufferFromFile(this.file));
+      this.meta = await this.parquet(() => parquetMetadataAsync(this.file_!));
       this.total = Number(this.meta.num_rows);
     }
     if (this.offset >= this.total) {
@@ -324,7 +324,7 @@ class ParquetReader implements PartReader {
     const end = Math.min(this.total, this.offset + Math.max(budget, 1024));
     const names = new Set(this.meta!.schema.map((s) => s.name));
     const columns = this.def.columns.map((c) => c.name).filter((c) => names.has(c));
-    const rows = await parquetReadObjects({ file: this.file_, metadata: this.meta!, columns, rowStart: this.offset, rowEnd: end });
+    const rows = await this.parquet(() => parquetReadObjects({ file: this.file_!, metadata: this.meta!, columns, rowStart: this.offset, rowEnd: end }));
     const decode = this.def.decode!;
     for (const obj of rows) {
       (obj as Record<symbol, unknown>)[META] = { file: this.rel, offset: this.offset };
@@ -336,6 +336,15 @@ class ParquetReader implements PartReader {
     this.line = this.offset;
     if (this.offset >= this.total) this.done = true;
     return rows.length;
+  }
+
+  /** A file that is no Parquet (or a damaged one) stops the source: the error says which source and file. */
+  private async parquet<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      throw new Error(`source '${this.def.name}': cannot read Parquet file ${this.rel}: ${(e as Error).message}`);
+    }
   }
 
   async close(): Promise<void> {}

@@ -7,6 +7,7 @@ import { setRowKind, type RowKind } from '../ops/types.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
 import { sourceOptions, type KafkaSourceOptions } from './options.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
+import { noticeWhileWaiting } from '../io/waiting.ts';
 
 /**
  * Connector metadata of a record, attached to the parsed JSON object under this symbol so the
@@ -236,7 +237,8 @@ export class KafkaSource implements RunningSource {
 
   async poll(budget: number): Promise<number> {
     if (this.started === null) {
-      this.started = this.start();
+      const what = `Kafka at ${this.opts.brokers.join(', ')} (topic '${this.opts.topic}', consumer group '${this.opts.groupId}'): connecting and joining the group`;
+      this.started = noticeWhileWaiting(this.start(), what, (m) => this.out.warn(m));
       await this.started;
     }
     if (this.failure !== null) throw this.failure;

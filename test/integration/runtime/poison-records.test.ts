@@ -62,3 +62,38 @@ test('poison lines of a file source are dead letters with line and reason; the g
   );
   for (const [i, d] of dead.entries()) assert.match(d.reason as string, expected[i]!.bad!, `line ${d.line}`);
 });
+
+test('poison rows of a CSV file are dead letters with line and reason; invalid UTF-8 too', { timeout: 60_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(
+    path.join(dir, 'p.pipe.sql'),
+    `CREATE SOURCE ev (id INT NOT NULL, name STRING, d DATE) WITH (connector = 'file', path = 'ev.csv', format = 'csv');
+CREATE SINK out FROM ev WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');`,
+  );
+  const lines = [
+    Buffer.from('id,name,d'),
+    Buffer.from('1,caf\u00e9,2024-02-29'), // line 2: good (é is valid 2-byte UTF-8; 2024 is a leap year)
+    Buffer.from('0x10,hex,2024-01-01'), // line 3: hex INT
+    Buffer.from('3,feb,2026-02-30'), // line 4: no February 30
+    Buffer.concat([Buffer.from('4,caf'), Buffer.from([0xe9]), Buffer.from(',2024-01-01')]), // line 5: Latin-1 é, not UTF-8
+    Buffer.from('5,ok,2024-01-02'), // line 6: good
+  ];
+  writeFileSync(path.join(dir, 'ev.csv'), Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+  const r = await compileFile(path.join(dir, 'p.pipe.sql'), { cwd: dir, env: { get: () => undefined } });
+  let stderr = '';
+  const x = await runPipeline(r.plan!, { baseDir: dir, env: {}, handleSignals: false, stdout: () => {}, stderr: (t) => (stderr += t) });
+  assert.equal(x.exitCode, 0, stderr);
+  assert.deepEqual(readNdjson(path.join(dir, 'out.ndjson')), [
+    { id: 1, name: 'caf\u00e9', d: '2024-02-29' },
+    { id: 5, name: 'ok', d: '2024-01-02' },
+  ]);
+  const dead = readNdjson(path.join(dir, 'p.dead-letters.ndjson'));
+  assert.deepEqual(
+    dead.map((d) => [d.line, d.reason]),
+    [
+      [3, 'column id: expected INT: an integer within 32 bits, got "0x10"'],
+      [4, 'column d: expected DATE, got "2026-02-30"'],
+      [5, 'not valid UTF-8'],
+    ],
+  );
+});

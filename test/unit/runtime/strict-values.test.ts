@@ -19,6 +19,7 @@ import {
   readInt,
   readTimestamp,
 } from '../../../targets/runtime/lib/values.ts';
+import { Utf8Scanner } from '../../../targets/runtime/lib/io/utf8-check.ts';
 
 type Row = [input: unknown, expected: unknown, why: string];
 
@@ -179,4 +180,26 @@ test('a dead letter shows a value in at most 200 characters, and deep nesting as
   assert.equal(previewValue(deep), '(an array nested too deeply to show)');
   assert.equal(previewValue('x'.repeat(1000)), '"' + 'x'.repeat(199) + '...');
   assert.equal(previewValue('0x10'), '"0x10"');
+});
+
+test('UTF-8 scanner: invalid sequences by file offset (RFC 3629), valid ones across chunk cuts', () => {
+  const offsets = (chunks: number[][]): number[] => {
+    const s = new Utf8Scanner();
+    for (const c of chunks) s.push(Buffer.from(c));
+    s.end();
+    return s.invalid;
+  };
+  const euro = [0xe2, 0x82, 0xac]; // U+20AC, 3 bytes
+  const rows: [number[][], number[], string][] = [
+    [[[0x61, ...euro, 0x62]], [], 'a valid 3-byte sequence'],
+    [[[0x61, 0xe2], [0x82, 0xac, 0x62]], [], 'the same, cut after its first byte by a chunk boundary'],
+    [[[0xf0, 0x9f], [0x98], [0x80]], [], 'a 4-byte sequence (U+1F600) over three chunks'],
+    [[[0x61, 0xff, 0x62]], [1], '0xFF never occurs in UTF-8'],
+    [[[0xc0, 0x80]], [0, 1], 'overlong NUL: 0xC0 is no lead byte, then a stray continuation'],
+    [[[0xed, 0xa0, 0x80]], [0, 1, 2], 'a UTF-16 surrogate (U+D800) is not encodable'],
+    [[[0xf4, 0x90, 0x80, 0x80]], [0, 1, 2, 3], 'beyond U+10FFFF'],
+    [[[0x63, 0xc3, 0x28]], [1], '0xC3 needs a continuation byte, 0x28 is "("'],
+    [[[0x61, 0xe2, 0x82]], [1], 'a sequence cut short by the end of the input'],
+  ];
+  for (const [chunks, expected, why] of rows) assert.deepEqual(offsets(chunks), expected, why);
 });

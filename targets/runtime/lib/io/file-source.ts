@@ -10,6 +10,7 @@ import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
 import { decodeReason } from './guarded-decode.ts';
+import { Utf8Scanner } from './utf8-check.ts';
 
 interface PartReader {
   file: string;
@@ -220,10 +221,13 @@ class CsvReader implements PartReader {
   done = false;
   offset = 0;
   line = 0;
-  private it: AsyncIterator<{ record: string[]; info: { lines: number; raw?: string } }> | null = null;
+  private it: AsyncIterator<{ record: string[]; info: { lines: number; bytes: number; raw?: string } }> | null = null;
   private parser: Parser | null = null;
   private skipped: { line: number; message: string; raw: string }[] = [];
   private header: string[] = [];
+  /** Invalid UTF-8 offsets of the file; `nextBad` indexes the first not yet past. */
+  private readonly utf8 = new Utf8Scanner();
+  private nextBad = 0;
 
   constructor(
     readonly file: string,
@@ -238,7 +242,11 @@ class CsvReader implements PartReader {
     // Arrays, not objects: a row with the wrong number of fields is reported in input order.
     this.parser = csvParse({ info: true, raw: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, bom: true });
     this.parser.on('skip', (e: Error & { lines?: number; raw?: string }) => this.skipped.push({ line: e.lines ?? 0, message: e.message, raw: e.raw ?? '' }));
-    createReadStream(this.file).pipe(this.parser);
+    const stream = createReadStream(this.file);
+    // Registered before the pipe: a chunk is scanned before the parser sees it.
+    stream.on('data', (c) => this.utf8.push(c as Buffer));
+    stream.on('end', () => this.utf8.end());
+    stream.pipe(this.parser);
     this.it = this.parser[Symbol.asyncIterator]();
   }
 
@@ -251,6 +259,7 @@ class CsvReader implements PartReader {
         return 0;
       }
       this.header = first.value.record as unknown as string[];
+      this.badBytes(first.value.info.bytes);
       // Resume: skip the records a checkpoint says were consumed (CSV has no safe byte seek
       // because quoted fields may span lines).
       for (let i = 0; i < this.offset; i++) if ((await this.it!.next()).done) break;
@@ -270,6 +279,10 @@ class CsvReader implements PartReader {
       this.line = r.value.info.lines;
       const cells = r.value.record as unknown as string[];
       const raw = (r.value.info.raw ?? '').replace(/\r?\n$/, '');
+      if (this.badBytes(r.value.info.bytes)) {
+        this.out.dead({ file: this.rel, line: this.line }, 'not valid UTF-8', raw);
+        continue;
+      }
       if (cells.length !== header.length) {
         this.out.dead({ file: this.rel, line: this.line }, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
         continue;
@@ -282,6 +295,17 @@ class CsvReader implements PartReader {
       else this.out.row(this.p, row);
     }
     return n;
+  }
+
+  /** True when invalid UTF-8 lies before file offset `end` (and after the previous record). */
+  private badBytes(end: number): boolean {
+    const bad = this.utf8.invalid;
+    let found = false;
+    while (this.nextBad < bad.length && bad[this.nextBad]! < end) {
+      found = true;
+      this.nextBad++;
+    }
+    return found;
   }
 
   private flushSkipped(): void {

@@ -97,3 +97,18 @@ CREATE SINK out FROM ev WITH (connector = 'file', path = 'out.ndjson', format = 
     ],
   );
 });
+
+test('valid multi-byte text across the reader\'s 64 KB chunks is no dead letter', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'p.pipe.sql'), SPEC);
+  // 2-byte and 4-byte characters at every alignment: some straddle a chunk boundary.
+  const names = [ 'é'.repeat(40001), '😀'.repeat(30001), 'a' + 'é'.repeat(50000) ];
+  const lines: string[] = [];
+  for (let i = 0; i < 30; i++) lines.push(JSON.stringify({ id: i, name: names[i % 3]!.slice(0, 1000 + i * 997) }), JSON.stringify({ id: 100 + i, name: names[i % 3] }));
+  writeFileSync(path.join(dir, 'ev.ndjson'), lines.join('\n') + '\n');
+  const r = await compileFile(path.join(dir, 'p.pipe.sql'), { cwd: dir, env: { get: () => undefined } });
+  const x = await runPipeline(r.plan!, { baseDir: dir, env: {}, handleSignals: false, stdout: () => {}, stderr: () => {} });
+  assert.equal(x.exitCode, 0);
+  assert.deepEqual(readNdjson(path.join(dir, 'p.dead-letters.ndjson')), []);
+  assert.deepEqual(readNdjson(path.join(dir, 'out.ndjson')).map((o) => o.name), lines.map((l) => JSON.parse(l).name));
+});

@@ -115,17 +115,20 @@ class NdjsonReader implements PartReader {
   offset = 0;
   line = 0;
   private fh: FileHandle | null = null;
-  /** Unprocessed bytes of the last read (a buffer of its own per read: pieces may outlive it). */
+  /** Unprocessed bytes of the last read (a view of `chunk`). */
   private buf: Buffer = Buffer.alloc(0);
   /** File offset of buf[0]. */
   private bufAt = -1;
+  /** Every line that lies wholly inside buf is valid UTF-8 (checked once per chunk). */
+  private bufValid = false;
   /**
-   * Earlier pieces of a line that continues in `buf` (no newline in them). Joined once when
-   * its newline arrives, so a line of N bytes costs O(N), not a concatenation per chunk.
+   * Earlier pieces (copies) of a line that continues in `buf`, with no newline in them. Joined
+   * once when its newline arrives, so a line of N bytes costs O(N), not a concatenation per chunk.
    */
   private pieces: Buffer[] = [];
   private piecesLen = 0;
   private eof = false;
+  private readonly chunk = Buffer.allocUnsafe(1 << 16);
   private readonly withMeta: boolean;
 
   constructor(
@@ -148,33 +151,48 @@ class NdjsonReader implements PartReader {
     while (n < budget) {
       let nl = this.buf.indexOf(NL, pos);
       if (nl < 0) {
-        // The rest of buf is part of a line: keep it aside, read on (buf is empty after this).
+        // The rest of buf is part of a line: copy it aside (chunk is reused), read on.
         if (pos < this.buf.length) {
-          this.pieces.push(this.buf.subarray(pos));
+          this.pieces.push(Buffer.from(this.buf.subarray(pos)));
           this.piecesLen += this.buf.length - pos;
         }
         this.bufAt += this.buf.length;
-        this.buf = Buffer.alloc(0);
+        this.buf = this.chunk.subarray(0, 0);
         pos = 0;
-        const chunk = Buffer.allocUnsafe(1 << 16);
-        const { bytesRead } = await this.fh.read(chunk, 0, chunk.length, this.bufAt);
+        const { bytesRead } = await this.fh.read(this.chunk, 0, this.chunk.length, this.bufAt);
         if (bytesRead === 0) {
           this.eof = true;
           if (this.follow || this.piecesLen === 0) break;
           nl = 0; // a last line without a newline: all of it is in `pieces`
         } else {
-          this.buf = chunk.subarray(0, bytesRead);
+          this.buf = this.chunk.subarray(0, bytesRead);
+          // Lines wholly inside the chunk: after the end of a continued line, up to the last
+          // newline. A newline is ASCII, so if that span is valid UTF-8 so is each of its lines.
+          const from = this.pieces.length > 0 ? this.buf.indexOf(NL) + 1 : 0;
+          const last = this.buf.lastIndexOf(NL);
+          this.bufValid = last >= from && isUtf8(this.buf.subarray(from, last + 1));
           continue;
         }
       }
-      const start = this.pieces.length > 0 ? this.bufAt - this.piecesLen : this.bufAt + pos;
-      const bytes = this.pieces.length > 0 ? Buffer.concat([...this.pieces, this.buf.subarray(pos, nl)]) : this.buf.subarray(pos, nl);
-      this.pieces = [];
-      this.piecesLen = 0;
+      let text: string;
+      let valid: boolean;
+      let start: number;
+      if (this.pieces.length > 0) {
+        const bytes = Buffer.concat([...this.pieces, this.buf.subarray(pos, nl)]);
+        start = this.bufAt - this.piecesLen;
+        valid = isUtf8(bytes);
+        text = bytes.toString('utf8');
+        this.pieces = [];
+        this.piecesLen = 0;
+      } else {
+        start = this.bufAt + pos;
+        text = this.buf.toString('utf8', pos, nl);
+        valid = this.bufValid || isUtf8(this.buf.subarray(pos, nl));
+      }
       pos = Math.min(nl + 1, this.buf.length);
       this.line++;
       this.offset = this.bufAt + pos;
-      if (this.decodeLine(bytes, start)) n++;
+      if (this.decodeLine(text, valid, start)) n++;
     }
     this.buf = this.buf.subarray(pos);
     this.bufAt += pos;
@@ -183,13 +201,12 @@ class NdjsonReader implements PartReader {
     return n;
   }
 
-  /** Decodes one line (its bytes, its file offset); false for a blank line. */
-  private decodeLine(bytes: Buffer, start: number): boolean {
-    const text = bytes.toString('utf8');
+  /** Decodes one line (its text, whether its bytes were valid UTF-8, its file offset); false for a blank line. */
+  private decodeLine(text: string, validUtf8: boolean, start: number): boolean {
     if (text.trim() === '') return false;
     const at = { file: this.rel, line: this.line };
     // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
-    if (!isUtf8(bytes)) {
+    if (!validUtf8) {
       this.out.dead(at, 'not valid UTF-8', text);
       return true;
     }

@@ -69,11 +69,13 @@ export function readerCall(t: SqlType, v: string): string {
 export function fastReaderCode(t: SqlType, v: string, tmp: string): string {
   switch (t.kind) {
     case 'timestamp':
-      return `(Number.isInteger(${v}) ? ${v} : ${readerCall(t, v)})`;
+      // Within JavaScript's Date range (±8.64e15 ms), else the reader says BAD.
+      return `(Number.isInteger(${v}) && ${v} <= 8.64e15 && ${v} >= -8.64e15 ? ${v} : ${readerCall(t, v)})`;
     case 'bigint':
       return `(Number.isSafeInteger(${v}) ? ${v} : ${readerCall(t, v)})`;
     case 'int':
-      return `(${v} === (${v} | 0) ? ${v} : ${readerCall(t, v)})`;
+      // `typeof` first: `| 0` of an object calls its toString (a deeply nested array overflows the stack).
+      return `(typeof ${v} === 'number' && ${v} === (${v} | 0) ? ${v} : ${readerCall(t, v)})`;
     case 'double':
       return `(typeof ${v} === 'number' ? ${v} : ${readerCall(t, v)})`;
     case 'decimal': {

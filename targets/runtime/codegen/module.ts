@@ -185,7 +185,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
       if (c.type.kind === 'string' && !csv && c.metadataFrom === null) {
         lines.push(`  const c${i} = typeof v === 'string' ? v : v == null ? null : rt.BAD;`);
       } else lines.push(`  const c${i} = ${csv ? readerCall(c.type, 'v') : fastReaderCode(c.type, 'v', 'x')};`);
-      lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.jsonAny(v); return null; }`);
+      lines.push(`  if (c${i} === rt.BAD) { e.column = ${q(c.name)}; e.reason = ${q(expectText(c.type) + ', got ')} + rt.previewValue(v); return null; }`);
       if (!c.type.nullable) lines.push(`  if (c${i} === null${cdc ? ' && !old' : ''}) { e.column = ${q(c.name)}; e.reason = 'is NULL but declared NOT NULL'; return null; }`);
     });
     const row = `[${cols.map((_c, i) => `c${i}`).join(', ')}]`;

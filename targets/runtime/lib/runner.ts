@@ -15,8 +15,9 @@ import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
 import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
-import { DiscardSink, OutputMismatchError, TruncatingFile, type FileProgress, type RunningSink } from './io/sinks.ts';
+import { DiscardSink, OutputMismatchError, TruncatingFile, writeError, type FileProgress, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
+import { guardDecode } from './io/guarded-decode.ts';
 import { CHECKPOINT_EXIT_CODE, CheckpointError, checkFits, readCheckpoint, startOverAdvice, writeCheckpoint, type CheckpointDoc } from './checkpoint.ts';
 import { CheckpointLock, LockedError, LOCKED_EXIT_CODE } from './checkpoint-lock.ts';
 import { encodeState, decodeState } from './codec.ts';
@@ -250,7 +251,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
   // ---------------------------------------------------------------- dead letters
   // Members of a scaled-out pipeline may share a base directory: each writes its own file.
   const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
-  const deadFile = new TruncatingFile(dlPath);
+  const deadFile = new TruncatingFile(dlPath, 'the dead-letter file');
   let deadOpened = false;
   let deadProgress: FileProgress | null = null;
   const openDead = (): void => {
@@ -273,7 +274,10 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
   let batchNow = now();
   const bySourceId = new Map<string, SourceRt>();
   let wmDirty = false;
-  for (const sdef of def.sources) {
+  for (const generated of def.sources) {
+    // Every source decodes through its guarded decoder: a decoder that throws on a record
+    // makes it a dead letter, not a failed run (guarded-decode.ts).
+    const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;
     const clock = new SourceClock(sdef.delayMs, sdef.idleTimeoutMs);
     const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit: instance ? instance.emit[sdef.id]! : () => {}, records: 0, dead: 0, timed: sdef.timeIndex >= 0, out: null as unknown as SourceSink };
     const ti = sdef.timeIndex;
@@ -503,7 +507,12 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       late: Object.fromEntries(metrics.late),
     };
     if (ckDir) {
-      metrics.lastCheckpointBytes = writeCheckpoint(ckDir, doc);
+      try {
+        metrics.lastCheckpointBytes = writeCheckpoint(ckDir, doc);
+      } catch (e) {
+        // Say that it was the checkpoint, and where (fs messages of ENOSPC name no file).
+        throw writeError('the checkpoint in', ckDir, e);
+      }
       metrics.checkpoints++;
       metrics.lastCheckpointAt = now();
       metrics.lastCheckpointMs = performance.now() - t0;
@@ -528,6 +537,9 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
   if (opts.metricsPort !== undefined) {
     try {
       server = await startMetricsServer(metrics, opts.metricsPort);
+      // The port actually bound: with --metrics-port 0 the system picks it.
+      const bound = server.address();
+      err(`pipec: metrics on http://127.0.0.1:${typeof bound === 'object' && bound !== null ? bound.port : opts.metricsPort}/metrics\n`);
     } catch (e) {
       err(`pipec: cannot serve metrics on 127.0.0.1:${opts.metricsPort}: ${(e as Error).message}\n`);
       return { exitCode: 2 };
@@ -624,7 +636,12 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
         err(`pipec: source '${s.src.def.name}' failed to close: ${failureText(e)}\n`);
       }
     }
-    if (deadOpened) deadFile.close();
+    try {
+      if (deadOpened) deadFile.close();
+    } catch (e) {
+      err(`pipec: pipeline '${def.name}': ${failureText(e)}\n`);
+      exitCode = 1;
+    }
     if (!opts.stdout) process.stdout.off('error', onStdoutError);
     if (server) {
       // Keep-alive connections (a Prometheus scraper) would keep a closing server serving.

@@ -70,7 +70,12 @@ export function rescale(v: Int64, from: number, to: number): Int64 {
 
 const DEC_RE = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
 
-/** Parses a decimal text or number into a scaled integer; BAD when it has too many digits. */
+/**
+ * Parses a decimal text or number into a scaled integer; BAD when it has too many integer
+ * digits. Fraction digits beyond the scale round half away from zero (a producer's
+ * 0.30000000000000004 is 0.30). Work is linear in the text: an exponent only moves the point,
+ * so `1e999999999` is rejected and `1e-999999999` is 0 without building their digits.
+ */
 export function readDecimal(raw: unknown, precision: number, scale: number): Int64 | null | Bad {
   if (raw === null || raw === undefined) return null;
   let text: string;
@@ -89,23 +94,20 @@ export function readDecimal(raw: unknown, precision: number, scale: number): Int
   else return BAD;
   const m = DEC_RE.exec(text);
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) return BAD;
-  let intPart = m[2] ?? '';
-  let frac = m[3] ?? '';
-  const exp = m[4] ? Number(m[4]) : 0;
-  if (exp > 0) {
-    const moved = frac.slice(0, exp).padEnd(exp, '0');
-    intPart += moved;
-    frac = frac.slice(exp);
-  } else if (exp < 0) {
-    const k = -exp;
-    const padded = intPart.padStart(k, '0');
-    frac = padded.slice(padded.length - k) + frac;
-    intPart = padded.slice(0, padded.length - k);
-  }
-  let digits = (intPart || '0') + frac.slice(0, scale).padEnd(scale, '0');
-  let v = BigInt(digits);
-  const rest = frac.slice(scale);
-  if (rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
+  const all = (m[2] ?? '') + (m[3] ?? '');
+  // Position of the decimal point in `all`, and of its first significant digit.
+  const point = (m[2] ?? '').length + (m[4] ? Number(m[4]) : 0);
+  let first = 0;
+  while (first < all.length && all.charCodeAt(first) === 48) first++;
+  if (first === all.length) return 0;
+  // More integer digits than p - s can never fit (rounding only adds).
+  if (point - first > precision - scale) return BAD;
+  // Digits kept: everything before `cut`; the digit at `cut` rounds.
+  const cut = point + scale;
+  if (cut < first) return 0; // the rounding digit is a (leading) zero
+  const kept = cut <= all.length ? all.slice(0, cut) : all + '0'.repeat(cut - all.length);
+  let v = BigInt(kept === '' ? '0' : kept);
+  if (cut < all.length && all.charCodeAt(cut) >= 53 /* '5' */) v += 1n;
   if (m[1] === '-') v = -v;
   const r = norm64(v);
   return fitsPrecision(r, precision) ? r : BAD;
@@ -158,43 +160,63 @@ export function mulDecimal(a: Int64, sa: number, b: Int64, sb: number, sr: numbe
 
 // ------------------------------------------------------------------ integers
 
+// Integers are decimal digits with an optional sign (surrounding blanks allowed, as CSV cells
+// have them): no hex, octal, exponents or fractions, which `Number()` would accept.
+const INT_RE = /^\s*[+-]?\d+\s*$/;
+
 export function readInt(raw: unknown): number | null | Bad {
   if (raw === null || raw === undefined) return null;
-  const v = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647) return v;
+  let v: unknown = raw;
+  if (typeof raw === 'string') {
+    if (!INT_RE.test(raw)) return BAD;
+    v = Number(raw);
+  }
+  if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647) return v + 0;
   if (typeof v === 'bigint' && v >= -2147483648n && v <= 2147483647n) return Number(v);
   return BAD;
 }
 
 const I64_MAX = (1n << 63n) - 1n;
 const I64_MIN = -(1n << 63n);
-const INT_RE = /^\s*[+-]?\d+\s*$/;
 
 export function readBigint(raw: unknown): Int64 | null | Bad {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BAD;
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw + 0 : BAD;
   if (typeof raw === 'bigint') return raw >= I64_MIN && raw <= I64_MAX ? norm64(raw) : BAD;
   if (typeof raw === 'string' && INT_RE.test(raw)) {
-    const b = BigInt(raw.trim());
+    const t = raw.trim();
+    // 64 bits are 19 digits: longer texts (but for leading zeros) are out of range, and
+    // BigInt of a megabyte of digits would cost more than the record is worth.
+    if (t.length > 21 && t.replace(/^[+-]?0+/, '').length > 19) return BAD;
+    const b = BigInt(t);
     return b >= I64_MIN && b <= I64_MAX ? norm64(b) : BAD;
   }
   return BAD;
 }
 
+// A decimal floating-point text, or the texts pipec writes for non-finite doubles.
+const FLOAT_RE = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 export function readDouble(raw: unknown): number | null | Bad {
   if (raw === null || raw === undefined) return null;
   if (typeof raw === 'number') return raw;
   if (typeof raw === 'bigint') return Number(raw);
-  if (typeof raw === 'string' && raw.trim() !== '') {
-    const v = Number(raw);
-    if (!Number.isNaN(v) || raw.trim() === 'NaN') return v;
+  if (typeof raw === 'string') {
+    if (FLOAT_RE.test(raw)) return Number(raw);
+    const t = raw.trim();
+    if (t === 'NaN') return NaN;
+    if (t === 'Infinity' || t === '+Infinity') return Infinity;
+    if (t === '-Infinity') return -Infinity;
   }
   return BAD;
 }
 
 export function readFloat(raw: unknown): number | null | Bad {
   const v = readDouble(raw);
-  return typeof v === 'number' ? Math.fround(v) : v;
+  if (typeof v !== 'number') return v;
+  const f = Math.fround(v);
+  // A finite value beyond FLOAT's range (~3.4e38) is out of the type, not infinity.
+  return Number.isFinite(v) && !Number.isFinite(f) ? BAD : f;
 }
 
 export function readBoolean(raw: unknown): boolean | null | Bad {
@@ -232,42 +254,80 @@ export function readBytes(raw: unknown): string | null | Bad {
 
 const TS_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** Epoch milliseconds from an ISO-8601 / 'YYYY-MM-DD HH:MM:SS[.fff]' (UTC) text or epoch-ms number. */
+/** JavaScript's Date range, ±8.64e15 ms (±100,000,000 days): the range of TIMESTAMP and DATE. */
+export const MAX_EPOCH_MS = 8.64e15;
+export const MAX_EPOCH_DAYS = 1e8;
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date, or -1e9 when the fields are no date
+ * (month 13, February 30, ...). Computed, not handed to `Date.UTC`, which rolls 2026-02-30
+ * over to March 2 and reads years 0-99 as 1900-1999.
+ */
+function civilDays(y: number, mo: number, d: number): number {
+  if (mo < 1 || mo > 12 || d < 1) return -1e9;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > (mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31)) return -1e9;
+  // Howard Hinnant's days_from_civil: years start in March so the leap day ends the year.
+  const yy = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (mo > 2 ? mo - 3 : mo + 9) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+/**
+ * Epoch milliseconds from an ISO-8601 / 'YYYY-MM-DD HH:MM:SS[.fff]' (UTC) text or epoch-ms number.
+ * Every field must be in range (no rollover: 24:00, 00:60, seconds 60 and February 30 are
+ * BAD); fraction digits beyond milliseconds are cut; numbers must lie in the Date range.
+ */
 export function readTimestamp(raw: unknown): number | null | Bad {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'number') return Number.isFinite(raw) ? Math.trunc(raw) : BAD;
-  if (typeof raw === 'bigint') return Number(raw);
-  if (raw instanceof Date) return raw.getTime();
+  if (typeof raw === 'number') return Number.isFinite(raw) && raw <= MAX_EPOCH_MS && raw >= -MAX_EPOCH_MS ? Math.trunc(raw) + 0 : BAD;
+  if (typeof raw === 'bigint') return raw <= 8640000000000000n && raw >= -8640000000000000n ? Number(raw) : BAD;
+  if (raw instanceof Date) {
+    const t = raw.getTime();
+    return Number.isNaN(t) ? BAD : t;
+  }
   if (typeof raw !== 'string') return BAD;
   const m = TS_RE.exec(raw);
   if (!m) return BAD;
-  const mo = +m[2]!;
-  const d = +m[3]!;
+  const days = civilDays(+m[1]!, +m[2]!, +m[3]!);
   const h = m[4] ? +m[4] : 0;
   const mi = m[5] ? +m[5] : 0;
   const s = m[6] ? +m[6] : 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return BAD;
-  const ms = m[7] ? Math.trunc(Number((m[7] + '00').slice(0, 3))) : 0;
-  let t = Date.UTC(+m[1]!, mo - 1, d, h, mi, s, ms);
+  if (days === -1e9 || h > 23 || mi > 59 || s > 59) return BAD;
+  const ms = m[7] ? +(m[7] + '00').slice(0, 3) : 0;
+  let t = days * 86400000 + h * 3600000 + mi * 60000 + s * 1000 + ms;
   const z = m[8];
   if (z && z !== 'Z') {
-    const sign = z[0] === '-' ? -1 : 1;
-    const digits = z.slice(1).replace(':', '');
-    t -= sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60000;
+    const digits = z.length === 6 ? z.slice(1, 3) + z.slice(4) : z.slice(1);
+    const oh = +digits.slice(0, 2);
+    const om = +digits.slice(2);
+    if (oh > 23 || om > 59) return BAD;
+    t -= (z[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60000;
   }
-  return Number.isNaN(t) ? BAD : t;
+  return t;
 }
 
+/** Epoch days from 'YYYY-MM-DD' (a real calendar date) or an integer number of days in the Date range. */
 export function readDate(raw: unknown): number | null | Bad {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'number') return Math.trunc(raw);
-  if (raw instanceof Date) return Math.floor(raw.getTime() / 86400000);
-  if (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(raw)) {
-    const t = Date.parse(raw + 'T00:00:00Z');
-    return Number.isNaN(t) ? BAD : t / 86400000;
+  if (typeof raw === 'number') return Number.isInteger(raw) && raw <= MAX_EPOCH_DAYS && raw >= -MAX_EPOCH_DAYS ? raw + 0 : BAD;
+  if (typeof raw === 'bigint') return raw <= 100000000n && raw >= -100000000n ? Number(raw) : BAD;
+  if (raw instanceof Date) {
+    const t = raw.getTime();
+    return Number.isNaN(t) ? BAD : Math.floor(t / 86400000);
+  }
+  if (typeof raw === 'string') {
+    const m = DATE_RE.exec(raw);
+    if (!m) return BAD;
+    const d = civilDays(+m[1]!, +m[2]!, +m[3]!);
+    return d === -1e9 ? BAD : d;
   }
   return BAD;
 }
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const p2 = (n: number): string => (n < 10 ? '0' + n : String(n));
 const p3 = (n: number): string => (n < 10 ? '00' + n : n < 100 ? '0' + n : String(n));
@@ -299,8 +359,11 @@ export function formatTimestampLtz(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** DATE output: 'YYYY-MM-DD' (years beyond 9999 or before 0 in full, as TIMESTAMP writes them). */
 export function formatDate(days: number): string {
-  return new Date(days * 86400000).toISOString().slice(0, 10);
+  const d = new Date(days * 86400000);
+  const y = d.getUTCFullYear();
+  return (y >= 0 && y < 10000 ? String(y).padStart(4, '0') : String(y)) + '-' + p2(d.getUTCMonth() + 1) + '-' + p2(d.getUTCDate());
 }
 
 /** BIGINT output: a number within 2^53, a string beyond. */
@@ -315,6 +378,20 @@ export function jsonDouble(v: number): string {
 /** JSON text of an arbitrary nested value (ARRAY/MAP/ROW), BigInts as strings. */
 export function jsonAny(v: unknown): string {
   return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+/**
+ * A raw value as a dead letter's reason shows it: JSON text of at most 200 characters, and a
+ * placeholder for values JSON.stringify cannot render (nesting deeper than the stack).
+ */
+export function previewValue(v: unknown): string {
+  let text: string;
+  try {
+    text = jsonAny(v) ?? String(v);
+  } catch {
+    return Array.isArray(v) ? '(an array nested too deeply to show)' : '(a value nested too deeply to show)';
+  }
+  return text.length > 200 ? text.slice(0, 200) + '...' : text;
 }
 
 /** BIGINT division truncating toward zero; NULL on division by zero. */

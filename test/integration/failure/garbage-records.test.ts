@@ -1,5 +1,6 @@
 // A Kafka topic where 1% of the records are garbage — not JSON, JSON that is not an object,
-// a wrong type, a NULL watermark column — run through a whole pipeline (spec compiled by the
+// a wrong type, a NULL watermark column, poison (a 20,000-deep array, 1e17 and February 30
+// for a timestamp) — run through a whole pipeline (spec compiled by the
 // real front end, run by the runtime): every garbage record must end in the dead-letter file
 // once, with its topic/partition/offset, and every good record must reach the output once.
 import { test, after } from 'node:test';
@@ -26,6 +27,10 @@ const GARBAGE: { raw: (e: Event) => string; reason: RegExp }[] = [
   { raw: (e) => `[${JSON.stringify(e.k)}, ${e.amount}]`, reason: /object/i },
   { raw: (e) => JSON.stringify({ k: e.k, amount: 'lots', ts: tsText(e.ts) }), reason: /amount/ },
   { raw: (e) => JSON.stringify({ k: e.k, amount: e.amount, ts: null }), reason: /watermark column ts is NULL/ },
+  // Poison records (issue 12): each used to stop the run, so the consumer crash-looped at its offset.
+  { raw: (e) => `{"k": "${e.k}", "amount": ${'['.repeat(20000)}${']'.repeat(20000)}, "ts": "${tsText(e.ts)}"}`, reason: /^column amount: expected BIGINT.*nested too deeply/ },
+  { raw: (e) => JSON.stringify({ k: e.k, amount: e.amount, ts: 1e17 }), reason: /^column ts: expected TIMESTAMP.*got 100000000000000000$/ },
+  { raw: (e) => JSON.stringify({ k: e.k, amount: e.amount, ts: '2026-02-30 00:00:00' }), reason: /^column ts: expected TIMESTAMP.*got "2026-02-30 00:00:00"$/ },
 ];
 
 test('1% garbage records: each one dead-lettered once with topic/partition/offset, every good record processed once', { timeout: 120_000 }, async () => {

@@ -218,5 +218,5 @@ test('raw records feed a generated-style decoder (values.ts readers); an undecod
       ['+U', 1, 10, Date.UTC(2024, 4, 5, 10, 0, 0, 123), 'update'],
     ],
   );
-  assert.deepEqual(got.dead, ['amount: does not fit DECIMAL(10, 2)']);
+  assert.deepEqual(got.dead, ['column amount: does not fit DECIMAL(10, 2)']);
 });

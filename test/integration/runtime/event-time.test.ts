@@ -7,6 +7,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { bidPlan, MIN } from '../../fixtures/runtime/bid-plans.ts';
 import { readNdjson, runPlan, sortRows, tempDir, writeNdjson } from '../../fixtures/runtime/run-helpers.ts';
+import { runPipeline } from '../../../targets/runtime/index.ts';
 
 const bid = (t: string, price: string, item: string) => ({ bidtime: `2020-04-15 ${t}:00`, price, item });
 const TUMBLE = { kind: 'tumble' as const, sizeMs: 10 * MIN, offsetMs: 0 };
@@ -185,4 +186,31 @@ test('a bounded input closes every window at its end, even ones the watermark ne
       ['2020-04-15 08:00:00.000', '3.00'],
     ],
   );
+});
+
+test('--metrics-port 0 says which port it bound, and /metrics answers there', async () => {
+  const dir = tempDir();
+  writeNdjson(path.join(dir, 'in.ndjson'), [bid('08:05', '1.00', 'A')]);
+  writeFileSync(path.join(dir, 'follow.ndjson'), '');
+  const ac = new AbortController();
+  let stderr = '';
+  const running = runPipeline(bidPlan({ path: 'in.ndjson', window: TUMBLE, delayMs: 0, late: 'drop', follow: true }), {
+    baseDir: dir,
+    env: {},
+    handleSignals: false,
+    metricsPort: 0,
+    signal: ac.signal,
+    stdout: () => {},
+    stderr: (t) => void (stderr += t),
+  });
+  let port = 0;
+  for (let i = 0; i < 100 && port === 0; i++) {
+    await new Promise((res) => setTimeout(res, 50));
+    port = Number(/metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(stderr)?.[1] ?? 0);
+  }
+  assert.ok(port > 0, `no bound port in: ${stderr}`);
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  ac.abort();
+  assert.match(text, /pipec_records_in_total\{pipeline="bids",source="bid"\}/);
+  assert.equal((await running).exitCode, 0);
 });

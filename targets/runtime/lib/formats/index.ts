@@ -7,6 +7,7 @@ import { DebeziumJsonDecoder } from './debezium.ts';
 import { JsonDecoder } from './json.ts';
 import { ProtobufDecoder } from './protobuf.ts';
 import type { FormatDecoder } from './types.ts';
+import { guardFormat } from '../io/guarded-decode.ts';
 
 export { CHANGES, FAIL, FormatError, SKIP, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
 
@@ -18,6 +19,11 @@ export class FormatSetupError extends Error {}
  * in the URL is Basic auth) for Avro and Protobuf values in the Confluent wire format.
  */
 export function createFormatDecoder(def: SourceDef, env: Record<string, string | undefined>): FormatDecoder {
+  // Whatever a format throws on one value makes that value a dead letter (guarded-decode.ts).
+  return guardFormat(chooseFormatDecoder(def, env));
+}
+
+function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefined>): FormatDecoder {
   const format = def.format ?? 'json';
   switch (format) {
     case 'json':

@@ -1,5 +1,6 @@
 // `format = 'json'`: one JSON object per message value; the generated decoder reads its
 // fields by column name. Kept to one parse and two checks: it is the benchmarked path.
+import { isUtf8 } from 'node:buffer';
 import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder } from './types.ts';
 
 /**
@@ -7,6 +8,11 @@ import { FAIL, type ChangeRecords, type Decoded, type FormatDecoder } from './ty
  * `into.reason` and returns FAIL. Shared by `json` and `debezium-json`.
  */
 export function parseJsonObject(value: Buffer, into: { reason: string }): Record<string, unknown> | typeof FAIL {
+  // Invalid UTF-8 would decode to U+FFFD silently: the value is not the text it claims to be.
+  if (!isUtf8(value)) {
+    into.reason = 'not valid UTF-8';
+    return FAIL;
+  }
   let obj: unknown;
   try {
     obj = JSON.parse(value.toString('utf8'));

@@ -3,11 +3,14 @@
 // Positions: byte offset + line (NDJSON), records read (CSV, Parquet).
 import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
+import { decodeReason } from './guarded-decode.ts';
+import { Utf8Scanner } from './utf8-check.ts';
 
 /** A file source that cannot start: its message names the source and the path. */
 export class FileSourceError extends Error {}
@@ -137,9 +140,18 @@ class NdjsonReader implements PartReader {
   offset = 0;
   line = 0;
   private fh: FileHandle | null = null;
+  /** Unprocessed bytes of the last read (a view of `chunk`). */
   private buf: Buffer = Buffer.alloc(0);
   /** File offset of buf[0]. */
   private bufAt = -1;
+  /** Every line that lies wholly inside buf is valid UTF-8 (checked once per chunk). */
+  private bufValid = false;
+  /**
+   * Earlier pieces (copies) of a line that continues in `buf`, with no newline in them. Joined
+   * once when its newline arrives, so a line of N bytes costs O(N), not a concatenation per chunk.
+   */
+  private pieces: Buffer[] = [];
+  private piecesLen = 0;
   private eof = false;
   private readonly chunk = Buffer.allocUnsafe(1 << 16);
   private readonly withMeta: boolean;
@@ -161,52 +173,84 @@ class NdjsonReader implements PartReader {
     if (this.bufAt < 0) this.bufAt = this.offset;
     let n = 0;
     let pos = 0;
-    const decode = this.def.decode!;
     while (n < budget) {
       let nl = this.buf.indexOf(NL, pos);
       if (nl < 0) {
-        // Keep the partial tail, read more.
-        this.buf = this.buf.subarray(pos);
-        this.bufAt += pos;
+        // The rest of buf is part of a line: copy it aside (chunk is reused), read on.
+        if (pos < this.buf.length) {
+          this.pieces.push(Buffer.from(this.buf.subarray(pos)));
+          this.piecesLen += this.buf.length - pos;
+        }
+        this.bufAt += this.buf.length;
+        this.buf = this.chunk.subarray(0, 0);
         pos = 0;
-        const { bytesRead } = await this.fh.read(this.chunk, 0, this.chunk.length, this.bufAt + this.buf.length);
+        const { bytesRead } = await this.fh.read(this.chunk, 0, this.chunk.length, this.bufAt);
         if (bytesRead === 0) {
           this.eof = true;
-          if (this.follow || this.buf.length === 0) break;
-          nl = this.buf.length; // a last line without a newline
+          if (this.follow || this.piecesLen === 0) break;
+          nl = 0; // a last line without a newline: all of it is in `pieces`
         } else {
-          this.buf = Buffer.concat([this.buf, this.chunk.subarray(0, bytesRead)]);
+          this.buf = this.chunk.subarray(0, bytesRead);
+          // Lines wholly inside the chunk: after the end of a continued line, up to the last
+          // newline. A newline is ASCII, so if that span is valid UTF-8 so is each of its lines.
+          const from = this.pieces.length > 0 ? this.buf.indexOf(NL) + 1 : 0;
+          const last = this.buf.lastIndexOf(NL);
+          this.bufValid = last >= from && isUtf8(this.buf.subarray(from, last + 1));
           continue;
         }
       }
-      const text = this.buf.toString('utf8', pos, nl);
-      const start = pos;
+      let text: string;
+      let valid: boolean;
+      let start: number;
+      if (this.pieces.length > 0) {
+        const bytes = Buffer.concat([...this.pieces, this.buf.subarray(pos, nl)]);
+        start = this.bufAt - this.piecesLen;
+        valid = isUtf8(bytes);
+        text = bytes.toString('utf8');
+        this.pieces = [];
+        this.piecesLen = 0;
+      } else {
+        start = this.bufAt + pos;
+        text = this.buf.toString('utf8', pos, nl);
+        valid = this.bufValid || isUtf8(this.buf.subarray(pos, nl));
+      }
       pos = Math.min(nl + 1, this.buf.length);
       this.line++;
       this.offset = this.bufAt + pos;
-      if (text.trim() === '') continue;
-      n++;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(text);
-      } catch (e) {
-        this.out.dead({ file: this.rel, line: this.line }, `not valid JSON: ${(e as Error).message}`, text);
-        continue;
-      }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-        this.out.dead({ file: this.rel, line: this.line }, 'not a JSON object', text);
-        continue;
-      }
-      if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: this.bufAt + start };
-      const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, text);
-      else this.out.row(this.p, row);
+      if (this.decodeLine(text, valid, start)) n++;
     }
     this.buf = this.buf.subarray(pos);
     this.bufAt += pos;
-    if (this.eof && !this.follow && this.buf.length === 0) this.done = true;
+    if (this.eof && !this.follow && this.buf.length === 0 && this.piecesLen === 0) this.done = true;
     this.eof = false;
     return n;
+  }
+
+  /** Decodes one line (its text, whether its bytes were valid UTF-8, its file offset); false for a blank line. */
+  private decodeLine(text: string, validUtf8: boolean, start: number): boolean {
+    if (text.trim() === '') return false;
+    const at = { file: this.rel, line: this.line };
+    // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
+    if (!validUtf8) {
+      this.out.dead(at, 'not valid UTF-8', text);
+      return true;
+    }
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      this.out.dead(at, `not valid JSON: ${(e as Error).message}`, text);
+      return true;
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+      this.out.dead(at, 'not a JSON object', text);
+      return true;
+    }
+    if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
+    const row = this.def.decode!(obj, this.err);
+    if (row === null) this.out.dead(at, decodeReason(this.err), text);
+    else this.out.row(this.p, row);
+    return true;
   }
 
   async close(): Promise<void> {
@@ -219,10 +263,13 @@ class CsvReader implements PartReader {
   done = false;
   offset = 0;
   line = 0;
-  private it: AsyncIterator<{ record: string[]; info: { lines: number; raw?: string } }> | null = null;
+  private it: AsyncIterator<{ record: string[]; info: { lines: number; bytes: number; raw?: string } }> | null = null;
   private parser: Parser | null = null;
   private skipped: { line: number; message: string; raw: string }[] = [];
   private header: string[] = [];
+  /** Invalid UTF-8 offsets of the file; `nextBad` indexes the first not yet past. */
+  private readonly utf8 = new Utf8Scanner();
+  private nextBad = 0;
 
   constructor(
     readonly file: string,
@@ -237,7 +284,11 @@ class CsvReader implements PartReader {
     // Arrays, not objects: a row with the wrong number of fields is reported in input order.
     this.parser = csvParse({ info: true, raw: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, bom: true });
     this.parser.on('skip', (e: Error & { lines?: number; raw?: string }) => this.skipped.push({ line: e.lines ?? 0, message: e.message, raw: e.raw ?? '' }));
-    createReadStream(this.file).pipe(this.parser);
+    const stream = createReadStream(this.file);
+    // Registered before the pipe: a chunk is scanned before the parser sees it.
+    stream.on('data', (c) => this.utf8.push(c as Buffer));
+    stream.on('end', () => this.utf8.end());
+    stream.pipe(this.parser);
     this.it = this.parser[Symbol.asyncIterator]();
   }
 
@@ -250,6 +301,7 @@ class CsvReader implements PartReader {
         return 0;
       }
       this.header = first.value.record as unknown as string[];
+      this.badBytes(first.value.info.bytes);
       // Resume: skip the records a checkpoint says were consumed (CSV has no safe byte seek
       // because quoted fields may span lines).
       for (let i = 0; i < this.offset; i++) if ((await this.it!.next()).done) break;
@@ -269,6 +321,10 @@ class CsvReader implements PartReader {
       this.line = r.value.info.lines;
       const cells = r.value.record as unknown as string[];
       const raw = (r.value.info.raw ?? '').replace(/\r?\n$/, '');
+      if (this.badBytes(r.value.info.bytes)) {
+        this.out.dead({ file: this.rel, line: this.line }, 'not valid UTF-8', raw);
+        continue;
+      }
       if (cells.length !== header.length) {
         this.out.dead({ file: this.rel, line: this.line }, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
         continue;
@@ -277,10 +333,21 @@ class CsvReader implements PartReader {
       for (let i = 0; i < header.length; i++) obj[header[i]!] = cells[i]!;
       obj[META] = { file: this.rel, line: this.line, offset: this.offset - 1 };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, `column ${this.err.column}: ${this.err.reason}`, raw);
+      if (row === null) this.out.dead({ file: this.rel, line: this.line }, decodeReason(this.err), raw);
       else this.out.row(this.p, row);
     }
     return n;
+  }
+
+  /** True when invalid UTF-8 lies before file offset `end` (and after the previous record). */
+  private badBytes(end: number): boolean {
+    const bad = this.utf8.invalid;
+    let found = false;
+    while (this.nextBad < bad.length && bad[this.nextBad]! < end) {
+      found = true;
+      this.nextBad++;
+    }
+    return found;
   }
 
   private flushSkipped(): void {
@@ -312,8 +379,8 @@ class ParquetReader implements PartReader {
 
   async read(budget: number): Promise<number> {
     if (this.file_ === null) {
-      this.file_ = await asyncBufferFromFile(this.file);
-      this.meta = await parquetMetadataAsync(this.file_);
+      this.file_ = await this.parquet(() => asyncBufferFromFile(this.file));
+      this.meta = await this.parquet(() => parquetMetadataAsync(this.file_!));
       this.total = Number(this.meta.num_rows);
     }
     if (this.offset >= this.total) {
@@ -323,18 +390,27 @@ class ParquetReader implements PartReader {
     const end = Math.min(this.total, this.offset + Math.max(budget, 1024));
     const names = new Set(this.meta!.schema.map((s) => s.name));
     const columns = this.def.columns.map((c) => c.name).filter((c) => names.has(c));
-    const rows = await parquetReadObjects({ file: this.file_, metadata: this.meta!, columns, rowStart: this.offset, rowEnd: end });
+    const rows = await this.parquet(() => parquetReadObjects({ file: this.file_!, metadata: this.meta!, columns, rowStart: this.offset, rowEnd: end }));
     const decode = this.def.decode!;
     for (const obj of rows) {
       (obj as Record<symbol, unknown>)[META] = { file: this.rel, offset: this.offset };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, `column ${this.err.column}: ${this.err.reason}`, safeJson(obj));
+      if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, decodeReason(this.err), safeJson(obj));
       else this.out.row(this.p, row);
       this.offset++;
     }
     this.line = this.offset;
     if (this.offset >= this.total) this.done = true;
     return rows.length;
+  }
+
+  /** A file that is no Parquet (or a damaged one) stops the source: the error says which source and file. */
+  private async parquet<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      throw new Error(`source '${this.def.name}': cannot read Parquet file ${this.rel}: ${(e as Error).message}`);
+    }
   }
 
   async close(): Promise<void> {}

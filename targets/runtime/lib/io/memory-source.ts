@@ -2,6 +2,7 @@
 // file) or already-decoded rows. Used by benchmarks and tests through RunOptions.memorySources.
 import type { Row } from '../ops/types.ts';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from './source-types.ts';
+import { decodeReason } from './guarded-decode.ts';
 
 export class MemorySource implements RunningSource {
   readonly bounded = true;
@@ -37,7 +38,7 @@ export class MemorySource implements RunningSource {
       const decode = this.def.decode!;
       for (let i = this.next; i < end; i++) {
         const row = decode(JSON.parse(lines[i]!), this.err);
-        if (row === null) this.out.dead({ partition: 'memory', offset: i }, `column ${this.err.column}: ${this.err.reason}`, lines[i]!);
+        if (row === null) this.out.dead({ partition: 'memory', offset: i }, decodeReason(this.err), lines[i]!);
         else this.out.row(this.p, row);
       }
     }

@@ -116,6 +116,16 @@ export function fileProgress(progress: unknown, what: string): FileProgress {
   return p as FileProgress;
 }
 
+/**
+ * A failed write as the user sees it: Node's messages for ENOSPC, EIO, ... name no file
+ * (`ENOSPC: no space left on device, write`); this one says which file and what it is.
+ */
+export function writeError(what: string, file: string, e: unknown): Error {
+  const x = e as NodeJS.ErrnoException;
+  const why = x.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (x.message ?? String(e));
+  return new Error(`cannot write ${what} ${file}: ${why}`);
+}
+
 /** Append-only text file whose durable length is what a checkpoint records. */
 export class TruncatingFile {
   private fd = -1;
@@ -125,7 +135,11 @@ export class TruncatingFile {
   private tailAt = -1;
   private tail = '';
 
-  constructor(readonly file: string) {}
+  /** `what` names the file in write errors: 'the output file', 'the dead-letter file'. */
+  constructor(
+    readonly file: string,
+    private readonly what = 'the output file',
+  ) {}
 
   /**
    * Starts the file afresh (`bytes` null) or resumes it at `bytes`, dropping what was written
@@ -187,13 +201,21 @@ export class TruncatingFile {
     this.pending = [];
     this.pendingBytes = 0;
     let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+    try {
+      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+    } catch (e) {
+      throw writeError(this.what, this.file, e);
+    }
     this.bytes += buf.length;
   }
 
   sync(): number {
     this.flush();
-    fs.fsyncSync(this.fd);
+    try {
+      fs.fsyncSync(this.fd);
+    } catch (e) {
+      throw writeError(this.what, this.file, e);
+    }
     return this.bytes;
   }
 
@@ -210,9 +232,12 @@ export class TruncatingFile {
 
   close(): void {
     if (this.fd >= 0) {
-      this.flush();
-      fs.closeSync(this.fd);
-      this.fd = -1;
+      try {
+        this.flush();
+      } finally {
+        fs.closeSync(this.fd);
+        this.fd = -1;
+      }
     }
   }
 }
@@ -333,11 +358,18 @@ export class ParquetSink implements RunningSink {
       const name = partName(this.part);
       const buf = new Uint8Array(parquetWriteBuffer({ columnData: this.columnData() }));
       const tmp = path.join(this.dir, name + '.tmp');
-      const fd = fs.openSync(tmp, 'w');
-      fs.writeSync(fd, buf);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      fs.renameSync(tmp, path.join(this.dir, name));
+      try {
+        const fd = fs.openSync(tmp, 'w');
+        try {
+          fs.writeSync(fd, buf);
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(tmp, path.join(this.dir, name));
+      } catch (e) {
+        throw writeError('the Parquet file', path.join(this.dir, name), e);
+      }
       fsyncDir(this.dir);
       this.part++;
       this.bytes += buf.length;

@@ -22,6 +22,7 @@
 // Without a checkpoint dir nothing resumes, and commit() publishes the interval itself.
 // Scale-out (`member` set): each member has its own transactional id (`-<member>` appended)
 // and so its own marker group; a member's restart fences only its own earlier incarnation.
+import { noticeWhileWaiting } from '../io/waiting.ts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Row } from '../ops/types.ts';
 import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
@@ -154,7 +155,8 @@ export class KafkaSink implements RunningSink {
     this.opField = (cdef.changelog ?? 'append') !== 'append';
     // The key columns of a changelog sink are its upsert key (keyColumns checks it).
     this.pairing = this.opField ? new UpdatePairing(this.keyIdx, (row, action) => this.writeKeyed(row, action)) : null;
-    this.connected = this.start(progress as IntervalProgress | null);
+    const what = `Kafka at ${this.opts.brokers.join(', ')} (sink '${this.def.name}', topic '${this.opts.topic}'): connecting`;
+    this.connected = this.cfg.warn ? noticeWhileWaiting(this.start(progress as IntervalProgress | null), what, this.cfg.warn) : this.start(progress as IntervalProgress | null);
     this.connected.catch((e: Error) => (this.failure ??= e));
   }
 

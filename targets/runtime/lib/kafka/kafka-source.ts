@@ -8,6 +8,8 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { setRowKind, type RowKind } from '../ops/types.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
 import { sourceOptions, type KafkaSourceOptions } from './options.ts';
+import { decodeReason } from '../io/guarded-decode.ts';
+import { noticeWhileWaiting } from '../io/waiting.ts';
 
 /**
  * Connector metadata of a record, attached to the parsed JSON object under this symbol so the
@@ -328,7 +330,8 @@ export class KafkaSource implements RunningSource {
 
   async poll(budget: number): Promise<number> {
     if (this.started === null) {
-      this.started = this.start();
+      const what = `Kafka at ${this.opts.brokers.join(', ')} (topic '${this.opts.topic}', consumer group '${this.opts.groupId}'): connecting and joining the group`;
+      this.started = noticeWhileWaiting(this.start(), what, (m) => this.out.warn(m));
       await this.started;
     }
     if (this.failure !== null) throw this.failure;
@@ -368,7 +371,7 @@ export class KafkaSource implements RunningSource {
         if (obj === SKIP) continue;
         if (obj !== CHANGES && !wantMeta) {
           const row = decode(obj, this.err);
-          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
           else this.out.row(info.index, row);
           continue;
         }
@@ -376,7 +379,7 @@ export class KafkaSource implements RunningSource {
         if (obj !== CHANGES) {
           (obj as Record<symbol, unknown>)[META] = meta;
           const row = decode(obj, this.err);
-          if (row === null) this.dead(info, offset, `column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
           else this.out.row(info.index, row);
           continue;
         }
@@ -388,7 +391,7 @@ export class KafkaSource implements RunningSource {
         if (r0 === null || (ch.n > 1 && r1 === null)) {
           // -U and -D rows are the event's 'before', +I and +U its 'after'.
           const k = ch.kinds[r0 === null ? 0 : 1]!;
-          this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: column ${this.err.column}: ${this.err.reason}`, fmt.raw(m.value));
+          this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: ${decodeReason(this.err)}`, fmt.raw(m.value));
           continue;
         }
         this.out.row(info.index, setRowKind(r0, ch.kinds[0]!));

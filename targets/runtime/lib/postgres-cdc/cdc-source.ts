@@ -5,6 +5,7 @@ import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
 import { META } from '../io/source-types.ts';
+import { decodeReason } from '../io/guarded-decode.ts';
 import { setRowKind, truncateRow, type Row, type RowKind } from '../ops/types.ts';
 import { cdcOptions, CdcError, type CdcOptions } from './options.ts';
 import { decodeArray, decoderFor, decodeTuple, toRow, type PgColumn, type PgDecoder } from './pg-values.ts';
@@ -162,7 +163,7 @@ export class PostgresCdcSource implements RunningSource {
       row = this.def.decode(raw, err);
       if (row !== null) setRowKind(row, m.kind);
       if (row === null) {
-        this.out.dead({ partition: this.opts.table, offset: Number(lsnToBig(m.lsn === 'snapshot' ? '0/0' : m.lsn)) }, `${err.column}: ${err.reason}`, JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+        this.out.dead({ partition: this.opts.table, offset: Number(lsnToBig(m.lsn === 'snapshot' ? '0/0' : m.lsn)) }, decodeReason(err), JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
         return;
       }
     } else {

@@ -13,11 +13,11 @@ export function definePipeline(env) {
     const old = k === '-U' || k === '-D';
     v = o["id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
-    if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     if (c0 === null && !old) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["name"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     return rt.setRowKind([c0, c1], k);
   }
 

@@ -11,13 +11,13 @@ export function definePipeline(env) {
     let v, x;
     v = o["customer_id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
-    if (c0 === rt.BAD) { e.column = "customer_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "customer_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     v = o["amount"];
     const c1 = (typeof v === 'number' && Math.abs(x = v * 100) < 1000000000000 && Math.abs(x - Math.round(x)) < 1e-6 ? Math.round(x) + 0 : rt.readDecimal(v, 12, 2));
-    if (c1 === rt.BAD) { e.column = "amount"; e.reason = "expected DECIMAL(12, 2): a number or numeric string with at most 10 integer digits, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "amount"; e.reason = "expected DECIMAL(12, 2): a number or numeric string with at most 10 integer digits, got " + rt.previewValue(v); return null; }
     v = o["order_ts"];
-    const c2 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c2 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c2 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c2 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     return [c0, c1, c2];
   }
 

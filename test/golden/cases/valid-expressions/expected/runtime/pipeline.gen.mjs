@@ -10,20 +10,20 @@ export function definePipeline(env) {
   function decode_bids(o, e) {
     let v, x;
     v = o["bidtime"];
-    const c0 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c0 === rt.BAD) { e.column = "bidtime"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c0 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c0 === rt.BAD) { e.column = "bidtime"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "bidtime"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["price"];
     const c1 = (typeof v === 'number' && Math.abs(x = v * 100) < 10000000000 && Math.abs(x - Math.round(x)) < 1e-6 ? Math.round(x) + 0 : rt.readDecimal(v, 10, 2));
-    if (c1 === rt.BAD) { e.column = "price"; e.reason = "expected DECIMAL(10, 2): a number or numeric string with at most 8 integer digits, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "price"; e.reason = "expected DECIMAL(10, 2): a number or numeric string with at most 8 integer digits, got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "price"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["item"];
     const c2 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c2 === rt.BAD) { e.column = "item"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c2 === rt.BAD) { e.column = "item"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c2 === null) { e.column = "item"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["supplier_id"];
     const c3 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c3 === rt.BAD) { e.column = "supplier_id"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c3 === rt.BAD) { e.column = "supplier_id"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c3 === null) { e.column = "supplier_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     return [c0, c1, c2, c3];
   }

@@ -11,15 +11,15 @@ export function definePipeline(env) {
     let v;
     v = o["user_id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
-    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "user_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["kind"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c1 === rt.BAD) { e.column = "kind"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "kind"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "kind"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["event_ts"];
-    const c2 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c2 === rt.BAD) { e.column = "event_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c2 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c2 === rt.BAD) { e.column = "event_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     if (c2 === null) { e.column = "event_ts"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     return [c0, c1, c2];
   }
@@ -30,17 +30,17 @@ export function definePipeline(env) {
     v = o["user_id"];
     if (v === '') v = null;
     const c0 = rt.readBigint(v);
-    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "user_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["kind"];
     if (v === '') v = null;
     const c1 = rt.readString(v);
-    if (c1 === rt.BAD) { e.column = "kind"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "kind"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "kind"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["event_ts"];
     if (v === '') v = null;
     const c2 = rt.readTimestamp(v);
-    if (c2 === rt.BAD) { e.column = "event_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    if (c2 === rt.BAD) { e.column = "event_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     if (c2 === null) { e.column = "event_ts"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     return [c0, c1, c2];
   }

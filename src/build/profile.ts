@@ -46,12 +46,14 @@ export function envResolver(config: ProjectConfig, profile: string | null, env: 
   const name = profile ?? config.defaultProfile;
   let values: Record<string, string> = {};
   if (name !== null) {
-    const found = config.profiles[name];
+    const found = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
     if (!found) {
       const known = Object.keys(config.profiles).join(', ') || 'none';
       throw new ProfileError(`profile '${name}' is not defined in pipec.yaml (profiles: ${known})`);
     }
     values = found;
   }
-  return { get: (key) => env[key] ?? values[key] };
+  // `${constructor}` names a variable, not Object.prototype.constructor (nor process.env's).
+  const own = (o: object, key: string): string | undefined => (Object.hasOwn(o, key) ? (o as Record<string, string | undefined>)[key] : undefined);
+  return { get: (key) => own(env, key) ?? own(values, key) };
 }

@@ -41,6 +41,14 @@ export const syntaxCodes = {
     help: () => "close it with '*/'",
     explain: 'A block comment `/* ... */` runs until `*/`. Without the closing mark the rest of the file is a comment, so pipec stops there.',
   }),
+  'nesting-too-deep': def<{ limit: number }>({
+    severity: 'error',
+    title: 'nesting too deep',
+    message: (p) => `this nests more than ${p.limit} levels deep`,
+    help: () => 'split the expression into views, or use IN (...) instead of a long chain of OR',
+    explain:
+      "pipec accepts expressions and types nested up to 256 levels: brackets (parentheses, function calls, CASE ... END, ARRAY<...>), prefix NOT and '-', and each operator of a chain such as `a + b + c` (which is read as `(a + b) + c`) all count one level. Deeper input is refused with this error rather than risking the compiler's stack; the statement is skipped and the rest of the file is still checked.\n\nFix: move parts of the expression into a view, replace `x = 1 OR x = 2 OR ...` with `x IN (1, 2, ...)`, or generate flatter SQL.",
+  }),
   'syntax-unexpected-char': def<{ char: string }>({
     severity: 'error',
     title: 'unexpected character',

@@ -20,8 +20,10 @@ const COLORS: Record<Severity | 'blue' | 'bold' | 'reset', string> = {
 
 /** At most this many diagnostics are shown per file; a closing line counts the rest. */
 export const MAX_RENDERED_PER_FILE = 50;
-/** Source excerpts are cut to this many columns around the caret (a 40 KB line stays readable). */
-export const MAX_EXCERPT_WIDTH = 120;
+/** A source line longer than this is cut to a window around the caret (a 40 KB line stays readable). */
+export const MAX_EXCERPT_LINE = 240;
+/** The width of that window, in columns. */
+export const MAX_EXCERPT_WIDTH = 160;
 
 /**
  * User text (names in messages, source lines) shown on a terminal: control characters (an ESC
@@ -30,6 +32,14 @@ export const MAX_EXCERPT_WIDTH = 120;
  */
 export function printable(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, '\ufffd');
+}
+
+/** Messages quote user names; a 10,000-character name is shown by its ends. */
+export const MAX_MESSAGE_LENGTH = 500;
+function clip(text: string): string {
+  if (text.length <= MAX_MESSAGE_LENGTH) return text;
+  const half = Math.floor((MAX_MESSAGE_LENGTH - 5) / 2);
+  return `${text.slice(0, half)} ... ${text.slice(text.length - half)}`;
 }
 
 /** The same code, message and place reported twice says nothing new. */
@@ -72,7 +82,7 @@ export function renderDiagnostics(ds: readonly Diagnostic[], opts: RenderOptions
  */
 export function excerptWindow(line: string, col: number, endCol: number): { text: string; col: number; width: number } {
   const width = Math.max(1, endCol - col);
-  if (line.length <= MAX_EXCERPT_WIDTH) return { text: line, col, width };
+  if (line.length <= MAX_EXCERPT_LINE) return { text: line, col, width };
   const lead = 20;
   const from = Math.max(0, Math.min(col - 1 - lead, line.length - MAX_EXCERPT_WIDTH));
   const to = Math.min(line.length, from + MAX_EXCERPT_WIDTH);
@@ -86,7 +96,7 @@ export function excerptWindow(line: string, col: number, endCol: number): { text
 function renderOne(d: Diagnostic, color: boolean, mapFor: (file: string) => LineMap | null): string {
   const c = (k: keyof typeof COLORS, s: string): string => (color ? `${COLORS[k]}${s}${COLORS.reset}` : s);
   const out: string[] = [];
-  out.push(`${c(d.severity, `${d.severity}[${d.code}]`)}${c('bold', `: ${printable(d.message)}`)}`);
+  out.push(`${c(d.severity, `${d.severity}[${d.code}]`)}${c('bold', `: ${clip(printable(d.message))}`)}`);
   const spans = [d.span, ...d.labels.map((l) => l.span)];
   const gutter = Math.max(...spans.map((s) => String(s.start.line).length));
   const pad = ' '.repeat(gutter);
@@ -109,8 +119,8 @@ function renderOne(d: Diagnostic, color: boolean, mapFor: (file: string) => Line
     excerpt(l.span, '-', l.message, 'blue');
   }
   if (d.help || d.notes.length) out.push(`${pad} ${c('blue', '|')}`);
-  for (const n of d.notes) out.push(`${pad} ${c('blue', '=')} note: ${printable(n)}`);
-  if (d.help) out.push(`${pad} ${c('blue', '=')} ${c('bold', 'help')}: ${printable(d.help)}`);
+  for (const n of d.notes) out.push(`${pad} ${c('blue', '=')} note: ${clip(printable(n))}`);
+  if (d.help) out.push(`${pad} ${c('blue', '=')} ${c('bold', 'help')}: ${clip(printable(d.help))}`);
   return out.join('\n') + '\n';
 }
 
@@ -120,7 +130,7 @@ export function location(span: Span): string {
 
 /** One line per diagnostic, for summaries and CI logs: `file:line:col: error[code]: message`. */
 export function renderShort(d: Diagnostic): string {
-  return `${location(d.span)}: ${d.severity}[${d.code}]: ${printable(d.message)}`;
+  return `${location(d.span)}: ${d.severity}[${d.code}]: ${clip(printable(d.message))}`;
 }
 
 /** The JSON form for editors and CI annotations: stable keys, 1-based lines and columns. */

@@ -41,6 +41,22 @@ export const syntaxCodes = {
     help: () => "close it with '*/'",
     explain: 'A block comment `/* ... */` runs until `*/`. Without the closing mark the rest of the file is a comment, so pipec stops there.',
   }),
+  'name-nul-character': def<Record<string, never>>({
+    severity: 'error',
+    title: 'NUL character in a name',
+    message: () => 'this quoted name holds a NUL character (U+0000)',
+    help: () => 'remove the NUL from the name',
+    explain:
+      'A "quoted" name may hold any character except NUL. Names become file names (an Iceberg sink\'s table spec, the pipeline\'s output folder), ClickHouse identifiers and C strings, and none of them can hold U+0000: a name with one would pass `pipec check` and fail later in `pipec build`, so it is refused here, in both the SQL and the YAML form.',
+  }),
+  'name-empty': def<Record<string, never>>({
+    severity: 'error',
+    title: 'empty quoted name',
+    message: () => 'a quoted name cannot be empty',
+    help: () => 'write a name between the quotes',
+    explain:
+      'A "quoted" name holds at least one character. An empty name cannot be written in the YAML form (`\'""\'` is not a name there), so `pipec fmt --to yaml` could not convert it, and it would name the output folder itself or an unnamed table. Both forms refuse it.',
+  }),
   'nesting-too-deep': def<{ limit: number }>({
     severity: 'error',
     title: 'nesting too deep',

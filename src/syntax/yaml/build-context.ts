@@ -123,7 +123,10 @@ export function optionOf(b: Builder, pair: Pair<unknown, unknown>, place: readon
   if (written === null) return null;
   const key = written.toLowerCase();
   const keySpan = nodeSpan(b.env, pair.key);
-  if (!OPTION_KEY.test(key)) {
+  // With an override (datagen `fields.<column>.<option>`), only this pair's own key is an option
+  // name; the column part is a name, already read by identOf, and may be any quoted name.
+  const own = keyOverride === undefined ? key : (keyText(pair) ?? '').toLowerCase();
+  if (!OPTION_KEY.test(own)) {
     b.ctx.diagnostics.report('yaml-invalid', keySpan, {
       where: capitalizeFirst(describePlace(place)),
       detail: `'${written}' is not an option name (letters, digits, _ and -, in dotted parts)`,

@@ -134,3 +134,17 @@ test('an empty quoted name is refused in SQL as in YAML, so fmt --to yaml always
   parseSpecText('t.pipe.yaml', yaml, ENV, back);
   assert.deepEqual(back.items.filter((d) => d.severity === 'error').map((d) => d.message), [], yaml);
 });
+
+test('fmt --to yaml round-trips a datagen fields option of a quoted, non-ASCII column', async () => {
+  // Before: the column was written unquoted (`ééé: { kind: ... }`), refused by YAML as a name,
+  // and the option key check then refused `fields.ééé.kind` as not an option name.
+  const text = "PIPELINE p;\nCREATE SOURCE s (\"éé\" INT) WITH (connector = 'datagen', fields.\"éé\".kind = 'random');\nCREATE SINK k FROM s WITH (connector = 'stdout');\n";
+  const bag = new DiagnosticBag();
+  const ast = parseSpecText('t.pipe.sql', text, ENV, bag);
+  const yaml = formatYaml(ast);
+  const back = new DiagnosticBag();
+  const ast2 = parseSpecText('t.pipe.yaml', yaml, ENV, back);
+  assert.deepEqual(back.items.map((d) => d.message), [], yaml);
+  const src = (f: typeof ast) => f.statements.find((s) => s.kind === 'source') as { options: { key: string }[] };
+  assert.deepEqual(src(ast2).options.map((o) => o.key), src(ast).options.map((o) => o.key));
+});

@@ -7,7 +7,9 @@ import type { FragmentOrigin, FrontEndContext } from '../src/syntax/front-end.ts
 import { IncompleteCst, SpanMaker } from '../src/syntax/sql/cst.ts';
 import { buildAst } from '../src/syntax/sql/ast-builder.ts';
 import * as L from './lexer.ts';
-import { pipeParser, type StartRule } from './parser.ts';
+import { pipeParser, RecoveryLimit, type StartRule } from './parser.ts';
+import { firstTooDeepNode, firstTooDeepToken, MAX_NESTING_DEPTH } from '../src/syntax/nesting.ts';
+import type { Span } from '../src/diagnostics/span.ts';
 import { reportParseError, type ParseErrorContext, type TokenIndex } from './errors.ts';
 
 const TOKEN_INDEX: TokenIndex = new Map(L.allTokens.map((t) => [t.name, t] as [string, TokenType]));
@@ -65,8 +67,20 @@ function errorContext(spans: SpanMaker, tokens: IToken[], terminator: IToken | u
 
 /** Parses `tokens` from `rule`; reports its errors; returns the AST or null when unusable. */
 function parseRule<T>(rule: StartRule, tokens: IToken[], terminator: IToken | undefined, spans: SpanMaker): { ast: T | null; errors: number } {
+  // Too deep for the parser's recursion: refuse before parsing (src/syntax/nesting.ts).
+  const deepToken = firstTooDeepToken(tokens);
+  if (deepToken) {
+    spans.ctx.diagnostics.report('nesting-too-deep', spans.token(deepToken), { limit: MAX_NESTING_DEPTH });
+    return { ast: null, errors: 1 };
+  }
   pipeParser.input = tokens;
-  const cst = pipeParser[rule]();
+  let cst;
+  try {
+    cst = pipeParser[rule]();
+  } catch (err) {
+    if (!(err instanceof RecoveryLimit)) throw err;
+    cst = undefined;
+  }
   const errors = pipeParser.errors as IRecognitionException[];
   const pc = errorContext(spans, tokens, terminator, rule);
   // Only the first parse error of a statement: later ones are nearly always echoes of the
@@ -74,7 +88,14 @@ function parseRule<T>(rule: StartRule, tokens: IToken[], terminator: IToken | un
   if (errors[0]) reportParseError(errors[0], pc);
   if (!cst) return { ast: null, errors: errors.length };
   try {
-    return { ast: buildAst<T>(cst, spans), errors: errors.length };
+    const ast = buildAst<T>(cst, spans);
+    // Flat in the grammar but deep as a tree (NOT NOT ..., a + b + ...): the walkers recurse on it.
+    const deep = firstTooDeepNode<Span>(ast);
+    if (deep) {
+      spans.ctx.diagnostics.report('nesting-too-deep', deep.span ?? spans.range(tokens[0]?.startOffset ?? 0, tokens[0]?.startOffset ?? 0), { limit: MAX_NESTING_DEPTH });
+      return { ast: null, errors: errors.length + 1 };
+    }
+    return { ast, errors: errors.length };
   } catch (err) {
     if (err instanceof IncompleteCst && errors.length > 0) return { ast: null, errors: errors.length };
     spans.ctx.diagnostics.report('internal-error', spans.range(tokens[0]?.startOffset ?? 0, tokens[0]?.startOffset ?? 0), {

@@ -1,7 +1,7 @@
 // The pure Chevrotain grammar of `.pipe.sql` (LANGUAGE.md): labelled sub-rules, no actions.
 // This file holds the statements; queries and expressions are in parser-query.ts and
 // parser-expr.ts. Meaning (types, units, which call is TRIM) is given by src/syntax/sql/.
-import type { IParserErrorMessageProvider } from 'chevrotain';
+import { EarlyExitException, NoViableAltException, type IParserErrorMessageProvider, type IToken } from 'chevrotain';
 import * as L from './lexer.ts';
 import { recordingMessageProvider } from './errors.ts';
 import { QueryGrammar } from './parser-query.ts';
@@ -24,6 +24,7 @@ export class PipeSqlParser extends QueryGrammar {
       ...(options.errorMessageProvider ? { errorMessageProvider: options.errorMessageProvider } : {}),
     });
     this.performSelfAnalysis();
+    installRecoveryLimits(this);
   }
 
   // ------------------------------------------------------------ statements
@@ -279,6 +280,45 @@ export class PipeSqlParser extends QueryGrammar {
   });
 }
 
+/** Thrown out of a parse that met MAX_RECOVERED_ERRORS errors: the statement is given up. */
+export class RecoveryLimit extends Error {}
+
+/** A statement with more errors than this is given up (only its first error is reported). */
+export const MAX_RECOVERED_ERRORS = 50;
+
+interface ParserInternals {
+  _errors: unknown[];
+  LA(i: number): IToken;
+  SAVE_ERROR(e: Error): Error;
+  raiseNoAltException(occurrence: number, msg: string | undefined): never;
+  raiseEarlyExitException(occurrence: number, prodType: unknown, msg: string | undefined): never;
+}
+
+/**
+ * Bounds error recovery (docs/security.md "Compiler limits"). Chevrotain builds each error's
+ * "expected ..." text from lookahead paths computed afresh per error; re-syncing through a long
+ * list (`IN (0, 1, ... 1000)` where no IN may stand) raised thousands of them: 45 s. Only a
+ * statement's first error is reported (grammar/index.ts), so later ones get an empty message,
+ * and after MAX_RECOVERED_ERRORS the statement is abandoned.
+ */
+function installRecoveryLimits(parser: PipeSqlParser): void {
+  const p = parser as unknown as ParserInternals;
+  const save = p.SAVE_ERROR.bind(p);
+  const noAlt = p.raiseNoAltException.bind(p);
+  const earlyExit = p.raiseEarlyExitException.bind(p);
+  p.SAVE_ERROR = (e) => {
+    if (p._errors.length >= MAX_RECOVERED_ERRORS) throw new RecoveryLimit('too many syntax errors in one statement');
+    return save(e);
+  };
+  p.raiseNoAltException = (occurrence, msg) => {
+    if (p._errors.length === 0) return noAlt(occurrence, msg);
+    throw p.SAVE_ERROR(new NoViableAltException('', p.LA(1), p.LA(0)));
+  };
+  p.raiseEarlyExitException = (occurrence, prodType, msg) => {
+    if (p._errors.length === 0) return earlyExit(occurrence, prodType, msg);
+    throw p.SAVE_ERROR(new EarlyExitException('', p.LA(1), p.LA(0)));
+  };
+}
 
 /** Names of the rules a caller may start from. */
 export type StartRule = 'statement' | 'query' | 'expr';

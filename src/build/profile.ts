@@ -63,7 +63,7 @@ export function profileEnv(config: ProjectConfig, profile: string | null, env: N
   const name = profile ?? config.defaultProfile;
   let values: Record<string, string> = {};
   if (name !== null) {
-    const found = config.profiles[name];
+    const found = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
     if (!found) {
       const known = Object.keys(config.profiles).join(', ') || 'none';
       throw new ProfileError(`profile '${name}' is not defined in pipec.yaml (profiles: ${known})`);

@@ -45,7 +45,7 @@ export interface SourceInfo {
 
 export class Checker {
   readonly bag: DiagnosticBag;
-  readonly symbols = new Map<string, SymbolEntry>();
+  readonly symbols = new SymbolTable();
   readonly operators: IrOperator[] = [];
   private readonly ids = new Set<string>();
   readonly sources = new Map<string, SourceInfo>();
@@ -62,8 +62,7 @@ export class Checker {
     const exact = this.symbols.get(id.name);
     if (exact) return exact;
     if (id.quoted) return null;
-    for (const s of this.symbols.values()) if (matchName(s.name, id)) return s;
-    return null;
+    return this.symbols.firstCaseInsensitive(id.name);
   }
 
   namesOf(...kinds: SymbolKind[]): string[] {
@@ -176,5 +175,24 @@ export class Checker {
       span,
     });
     return { ...input, op };
+  }
+}
+
+/**
+ * The declared names, with an index by lower-case name so an unquoted lookup that misses the
+ * exact name is one map read, not a scan of every symbol (3,000 statements were 9M compares).
+ */
+export class SymbolTable extends Map<string, SymbolEntry> {
+  private readonly lower = new Map<string, SymbolEntry>();
+  override set(name: string, entry: SymbolEntry): this {
+    super.set(name, entry);
+    // The first declared wins, as the scan in insertion order did; a replaced entry is refreshed.
+    const k = name.toLowerCase();
+    const cur = this.lower?.get(k);
+    if (!cur || cur.name === name) this.lower?.set(k, entry);
+    return this;
+  }
+  firstCaseInsensitive(name: string): SymbolEntry | null {
+    return this.lower.get(name.toLowerCase()) ?? null;
   }
 }

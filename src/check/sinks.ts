@@ -47,7 +47,7 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     inputFailed = input === null;
     if (!planned) ck.rollback(mark);
   }
-  const lateFrom = ck.operators.filter((o): o is WindowAggOp | IntervalJoinOp => (o.op === 'window_agg' || o.op === 'interval_join') && o.late.kind === 'to' && o.late.sink === name);
+  const lateFrom = lateSendersTo(ck, name);
   let schema: IrColumn[] = [];
   let changelog: Changelog = 'append';
   let upsertKey: string[] | null = null;
@@ -214,4 +214,37 @@ function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span
     // snappy: the pipec writer runs on Node 20, whose zlib has no zstd (see targets/iceberg/writer).
     compressionCodec: opts.string('compression') ?? 'snappy',
   };
+}
+
+/**
+ * The window aggregates that send late rows to `sink`, indexed incrementally: operators are
+ * only appended between sinks (or rolled back, which a changed operator at the last indexed
+ * place shows, and then the index is rebuilt). A scan of every operator per sink was quadratic
+ * in the number of statements.
+ */
+interface LateIndex {
+  scanned: number;
+  lastSeen: unknown;
+  bySink: Map<string, (WindowAggOp | IntervalJoinOp)[]>;
+}
+const lateIndex = new WeakMap<object, LateIndex>();
+function lateSendersTo(ck: { operators: readonly { op: string }[] }, sink: string): (WindowAggOp | IntervalJoinOp)[] {
+  const ops = ck.operators;
+  let idx = lateIndex.get(ck);
+  if (!idx || idx.scanned > ops.length || (idx.scanned > 0 && ops[idx.scanned - 1] !== idx.lastSeen)) {
+    idx = { scanned: 0, lastSeen: undefined, bySink: new Map() };
+    lateIndex.set(ck, idx);
+  }
+  for (let i = idx.scanned; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (o.op !== 'window_agg' && o.op !== 'interval_join') continue;
+    const w = o as WindowAggOp | IntervalJoinOp;
+    if (w.late.kind !== 'to') continue;
+    const list = idx.bySink.get(w.late.sink);
+    if (list) list.push(w);
+    else idx.bySink.set(w.late.sink, [w]);
+  }
+  idx.scanned = ops.length;
+  idx.lastSeen = ops[ops.length - 1];
+  return idx.bySink.get(sink) ?? [];
 }

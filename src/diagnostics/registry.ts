@@ -29,5 +29,6 @@ export type Code = keyof typeof CODES;
 export type ParamsOf<C extends Code> = (typeof CODES)[C] extends DiagnosticDef<infer P> ? P : never;
 
 export function lookupCode(code: string): DiagnosticDef<any> | undefined {
-  return (CODES as Record<string, DiagnosticDef<any>>)[code];
+  // `pipec explain constructor` must not find Object.prototype.constructor.
+  return Object.hasOwn(CODES, code) ? (CODES as Record<string, DiagnosticDef<any>>)[code] : undefined;
 }

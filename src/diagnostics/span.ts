@@ -29,11 +29,18 @@ export function joinSpans(a: Span, b: Span): Span {
   return { file: a.file, start: a.start.offset <= b.start.offset ? a.start : b.start, end: a.end.offset >= b.end.offset ? a.end : b.end };
 }
 
-/** Maps offsets in a text to line/column positions; built once per file. */
+/**
+ * Maps offsets to line/column positions; built once per file. A line ends at `\n`, `\r\n` or a
+ * lone `\r` (old Mac files), as in the SQL lexer and YAML 1.2. U+2028/U+2029 do not end a line:
+ * YAML 1.2 and SQL treat them as ordinary characters, and editors disagree (docs/security.md).
+ */
 export class LineMap {
   private readonly lineStarts: number[] = [0];
   constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1);
+    }
   }
   pos(offset: number): Pos {
     let lo = 0;
@@ -48,6 +55,7 @@ export class LineMap {
   span(file: string, start: number, end: number): Span {
     return { file, start: this.pos(start), end: this.pos(end) };
   }
+  /** The text of a line without its line break. */
   lineText(line: number): string {
     const s = this.lineStarts[line - 1] ?? this.text.length;
     const e = this.lineStarts[line] ?? this.text.length + 1;

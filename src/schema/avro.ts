@@ -157,7 +157,7 @@ class AvroWalker {
     if (tn === 'record' || tn === 'error') return this.record(t as avro.types.RecordType, path, false, at);
     if (tn === 'array') return T.array(this.type((t as avro.types.ArrayType).itemsType, `${path}[]`, inside(at, 'items')), false);
     if (tn === 'map') return T.map(T.string(false), this.type((t as avro.types.MapType).valuesType, `${path}{}`, inside(at, 'values')), false);
-    const f = AVRO_TYPE_MAP[tn];
+    const f = Object.hasOwn(AVRO_TYPE_MAP, tn) ? AVRO_TYPE_MAP[tn] : undefined;
     if (f) return f(false);
     // Only `null` on its own is left: a field that is always null carries nothing to select.
     this.origin.diags.report('avro-union-unsupported', this.origin.optionSpan, { path, branches: '"null" alone' }, labelAtPointer(this.origin, at.pointer, 'always null'));

@@ -186,7 +186,7 @@ function baseType(
 ): SqlType {
   // Enum labels arrive as text.
   if (typtype === 'e') return T.string(nullable);
-  const m = PG_TYPE_MAP[typname];
+  const m = Object.hasOwn(PG_TYPE_MAP, typname) ? PG_TYPE_MAP[typname] : undefined;
   if (!m) {
     diags.report('postgres-type-as-string', req.span, { column, pgType: formatted });
     return T.string(nullable);

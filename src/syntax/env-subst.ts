@@ -13,11 +13,16 @@ export interface Substituted {
 
 export function substituteEnv(raw: string, span: Span, ctx: FrontEndContext): Substituted {
   const envVars: string[] = [];
+  const missing = new Set<string>();
+  const seen = new Set<string>();
   const text = raw.replace(VAR, (_m, name: string) => {
-    if (!envVars.includes(name)) envVars.push(name);
+    if (!seen.has(name)) envVars.push(name);
+    seen.add(name);
     const v = ctx.env.get(name);
     if (v === undefined) {
-      ctx.diagnostics.report('missing-env-var', span, { name });
+      // Once per name: `${A}` ten thousand times is one missing variable.
+      if (!missing.has(name)) ctx.diagnostics.report('missing-env-var', span, { name });
+      missing.add(name);
       return '';
     }
     ctx.diagnostics.hideValue(name, v);

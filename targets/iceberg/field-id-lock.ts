@@ -67,20 +67,33 @@ export class IdAssigner {
   constructor(private readonly lock: IdLock) {}
 
   fieldId(path: string): number {
-    const known = this.lock.fieldIds[path];
+    const known = ownId(this.lock.fieldIds, path);
     if (known !== undefined) return known;
     const id = ++this.lock.lastColumnId;
-    this.lock.fieldIds[path] = id;
+    setOwnId(this.lock.fieldIds, path, id);
     return id;
   }
 
   partitionFieldId(key: string): number {
-    const known = this.lock.partitionFieldIds[key];
+    const known = ownId(this.lock.partitionFieldIds, key);
     if (known !== undefined) return known;
     const id = ++this.lock.lastPartitionId;
-    this.lock.partitionFieldIds[key] = id;
+    setOwnId(this.lock.partitionFieldIds, key, id);
     return id;
   }
+}
+
+/**
+ * The id stored for a column path. Paths are user names, so `constructor` or `__proto__` must
+ * not reach Object.prototype (a plain `ids[path]` read returns a function for `constructor`).
+ */
+export function ownId(ids: Record<string, number>, path: string): number | undefined {
+  return Object.hasOwn(ids, path) ? ids[path] : undefined;
+}
+
+/** Stores an id as an own property: `ids['__proto__'] = 1` would be dropped by the setter. */
+function setOwnId(ids: Record<string, number>, path: string, id: number): void {
+  Object.defineProperty(ids, path, { value: id, enumerable: true, writable: true, configurable: true });
 }
 
 /** Appends `candidate` as a new version when it differs from the latest; returns its id. */

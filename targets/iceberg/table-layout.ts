@@ -2,7 +2,7 @@
 // spec's transforms, sort order, each appended to the lock's history when it changed.
 import type { IrSink } from '../../src/plan/ir.ts';
 import { icebergField, type TypeMapContext } from './type-map.ts';
-import { evolve, IdAssigner, type IdLock, type IcebergSchema, type PartitionSpec, type SortOrder } from './field-id-lock.ts';
+import { evolve, IdAssigner, ownId, type IdLock, type IcebergSchema, type PartitionSpec, type SortOrder } from './field-id-lock.ts';
 
 export interface TableLayout {
   schemaId: number;
@@ -38,7 +38,7 @@ export function buildLayout(sink: IrSink, lock: IdLock, problems: LayoutProblem[
   const schemaId = evolve<IcebergSchema>(lock.schemas, 'schema-id', { type: 'struct', fields });
 
   const sourceId = (column: string): number => {
-    const id = lock.fieldIds[column];
+    const id = ownId(lock.fieldIds, column);
     if (id === undefined || !sink.schema.some((c) => c.name === column)) {
       problems.push({ kind: 'unknown-column', path: column, detail: `column ${column} is not in the sink's schema` });
       return 0;

@@ -41,6 +41,30 @@ export const syntaxCodes = {
     help: () => "close it with '*/'",
     explain: 'A block comment `/* ... */` runs until `*/`. Without the closing mark the rest of the file is a comment, so pipec stops there.',
   }),
+  'name-nul-character': def<Record<string, never>>({
+    severity: 'error',
+    title: 'NUL character in a name',
+    message: () => 'this quoted name holds a NUL character (U+0000)',
+    help: () => 'remove the NUL from the name',
+    explain:
+      'A "quoted" name may hold any character except NUL. Names become file names (an Iceberg sink\'s table spec, the pipeline\'s output folder), ClickHouse identifiers and C strings, and none of them can hold U+0000: a name with one would pass `pipec check` and fail later in `pipec build`, so it is refused here, in both the SQL and the YAML form.',
+  }),
+  'name-empty': def<Record<string, never>>({
+    severity: 'error',
+    title: 'empty quoted name',
+    message: () => 'a quoted name cannot be empty',
+    help: () => 'write a name between the quotes',
+    explain:
+      'A "quoted" name holds at least one character. An empty name cannot be written in the YAML form (`\'""\'` is not a name there), so `pipec fmt --to yaml` could not convert it, and it would name the output folder itself or an unnamed table. Both forms refuse it.',
+  }),
+  'nesting-too-deep': def<{ limit: number }>({
+    severity: 'error',
+    title: 'nesting too deep',
+    message: (p) => `this nests more than ${p.limit} levels deep`,
+    help: () => 'split the expression into views, or use IN (...) instead of a long chain of OR',
+    explain:
+      "pipec accepts expressions and types nested up to 256 levels: brackets (parentheses, function calls, CASE ... END, ARRAY<...>), prefix NOT and '-', and each operator of a chain such as `a + b + c` (which is read as `(a + b) + c`) all count one level. Deeper input is refused with this error rather than risking the compiler's stack; the statement is skipped and the rest of the file is still checked.\n\nFix: move parts of the expression into a view, replace `x = 1 OR x = 2 OR ...` with `x IN (1, 2, ...)`, or generate flatter SQL.",
+  }),
   'syntax-unexpected-char': def<{ char: string }>({
     severity: 'error',
     title: 'unexpected character',

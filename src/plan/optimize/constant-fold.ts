@@ -6,7 +6,7 @@ import type { IrExpr, IrFn, IrOperator, PlanDoc } from '../ir.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { mapExpr, retype } from './expr.ts';
 import { evalCall, evalCast } from './fold-values.ts';
-import { rewire } from './plan-edit.ts';
+import { rewireAll } from './plan-edit.ts';
 
 type Lit = Extract<IrExpr, { kind: 'lit' }>;
 
@@ -118,11 +118,18 @@ function foldOperator(o: IrOperator): IrOperator {
 
 /** The pass: folds every expression, then drops filters that let every row through. */
 export function foldConstants(plan: PlanDoc): PlanDoc {
-  let out: PlanDoc = { ...plan, operators: plan.operators.map(foldOperator) };
-  for (const o of out.operators) {
-    if (o.op !== 'filter' || !isBoolLit(o.predicate, true)) continue;
-    out = rewire(out, o.id, o.inputs[0]!);
-    out = { ...out, operators: out.operators.filter((x) => x.id !== o.id) };
+  const out: PlanDoc = { ...plan, operators: plan.operators.map(foldOperator) };
+  const dropped = new Map<string, string>();
+  for (const o of out.operators) if (o.op === 'filter' && isBoolLit(o.predicate, true)) dropped.set(o.id, o.inputs[0]!);
+  if (dropped.size === 0) return out;
+  // A dropped filter may sit on another: follow the chain to the first kept operator. All in
+  // one rewire, not one plan copy per filter (quadratic in the number of views).
+  const target = new Map<string, string>();
+  for (const id of dropped.keys()) {
+    let to = dropped.get(id)!;
+    while (dropped.has(to)) to = dropped.get(to)!;
+    target.set(id, to);
   }
-  return out;
+  const rewired = rewireAll(out, target);
+  return { ...rewired, operators: rewired.operators.filter((x) => !dropped.has(x.id)) };
 }

@@ -32,6 +32,23 @@ export function rewire(plan: PlanDoc, from: string, to: string, skip?: string): 
   };
 }
 
+/**
+ * rewire for many operators at once: each key of `map` is replaced by its value. One pass over
+ * the plan instead of one per pair (3,000 shared scans were 3,000 copies of the plan).
+ */
+export function rewireAll(plan: PlanDoc, map: ReadonlyMap<string, string>): PlanDoc {
+  if (map.size === 0) return plan;
+  const sub = (id: string) => map.get(id) ?? id;
+  return {
+    ...plan,
+    operators: plan.operators.map((o) => (o.inputs.some((i) => map.has(i)) ? { ...o, inputs: o.inputs.map(sub) } : o)),
+    views: plan.views.map((v) => (map.has(v.operator) ? { ...v, operator: sub(v.operator) } : v)),
+    sinks: plan.sinks.map((s) =>
+      (s.input !== null && map.has(s.input)) || s.lateFrom.some((l) => map.has(l)) ? { ...s, input: s.input === null ? null : sub(s.input), lateFrom: s.lateFrom.map(sub) } : s,
+    ),
+  };
+}
+
 export function scanSchema(source: IrSource): IrColumn[] {
   return source.columns.filter((c) => source.usedColumns.includes(c.name));
 }

@@ -7,7 +7,7 @@
 import type { FilterOp, IrColumn, IrExpr, IrOperator, PlanDoc } from '../ir.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { andAll, columnRefs, conjuncts, inputsRead, mapExpr } from './expr.ts';
-import { consumerCount, isExposed, rewire } from './plan-edit.ts';
+import { rewire } from './plan-edit.ts';
 
 /** For an input slot of the operator below: how to rename the filter's columns for it, or null. */
 type Renamer = (name: string) => string | null;
@@ -98,9 +98,39 @@ function mergeInto(plan: PlanDoc, f: FilterOp, below: FilterOp): PlanDoc {
 }
 
 /** One pushdown of filter `f`, or null when nothing of it can move. */
-function pushOnce(plan: PlanDoc, f: FilterOp): PlanDoc | null {
-  const below = plan.operators.find((o) => o.id === f.inputs[0]);
-  if (!below || consumerCount(plan, below.id) !== 1 || isExposed(plan, below.id)) return null;
+/** Who reads each operator, computed once per sweep (not per filter: quadratic in views). */
+interface PlanIndex {
+  byId: Map<string, IrOperator>;
+  consumers: Map<string, number>;
+  exposed: Set<string>;
+}
+
+function indexPlan(plan: PlanDoc): PlanIndex {
+  const byId = new Map(plan.operators.map((o) => [o.id, o] as [string, IrOperator]));
+  const consumers = new Map<string, number>();
+  const exposed = new Set<string>();
+  const use = (id: string): void => void consumers.set(id, (consumers.get(id) ?? 0) + 1);
+  for (const o of plan.operators) for (const i of o.inputs) use(i);
+  for (const v of plan.views) {
+    use(v.operator);
+    exposed.add(v.operator);
+  }
+  for (const sk of plan.sinks) {
+    if (sk.input !== null) {
+      use(sk.input);
+      exposed.add(sk.input);
+    }
+    for (const l of sk.lateFrom) {
+      use(l);
+      exposed.add(l);
+    }
+  }
+  return { byId, consumers, exposed };
+}
+
+function pushOnce(plan: PlanDoc, f: FilterOp, index: PlanIndex): PlanDoc | null {
+  const below = index.byId.get(f.inputs[0]!);
+  if (!below || (index.consumers.get(below.id) ?? 0) !== 1 || index.exposed.has(below.id)) return null;
   if (below.op === 'filter') return mergeInto(plan, f, below);
   const targets = targetsFor(plan, below);
   if (targets.length === 0) return null;
@@ -166,9 +196,10 @@ export function pushDownPredicates(plan: PlanDoc): PlanDoc {
   // Each step moves a filter strictly closer to the sources, so this bound is never reached.
   for (let budget = plan.operators.length * plan.operators.length + 1; budget > 0; budget--) {
     let changed = false;
+    const index = indexPlan(out);
     for (const o of out.operators) {
       if (o.op !== 'filter') continue;
-      const next = pushOnce(out, o);
+      const next = pushOnce(out, o, index);
       if (next) {
         out = next;
         changed = true;

@@ -101,10 +101,12 @@ function sourceBody(s: CreateSourceStmt): YAMLMap {
       continue;
     }
     if (!fields) add(m, 'fields', (fields = new YAMLMap()));
-    let col = fields.items.find((p) => (p.key as Scalar).value === dotted[1])?.value as YAMLMap | undefined;
+    // The column is a name in YAML (read back with identOf): quote it unless it is a plain word.
+    const colKey = /^[a-z_][a-z0-9_]*$/.test(dotted[1]!) ? dotted[1]! : `"${dotted[1]!.replace(/"/g, '""')}"`;
+    let col = fields.items.find((p) => (p.key as Scalar).value === colKey)?.value as YAMLMap | undefined;
     if (!col) {
       col = flowMap();
-      add(fields, dotted[1]!, col);
+      add(fields, colKey, col);
     }
     add(col, dotted[2]!, optionScalar(o.value));
   }

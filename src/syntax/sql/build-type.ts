@@ -4,6 +4,7 @@ import type { CstNode } from 'chevrotain';
 import type { SqlType } from '../../types/sql-type.ts';
 import { T, withNullable } from '../../types/sql-type.ts';
 import type { Span } from '../../diagnostics/span.ts';
+import { boundedEditDistance } from '../../util/suggest.ts';
 import { type Children, type SpanMaker, identFromToken, need, node, nodes, tok, toks } from './cst.ts';
 
 /** Names the language knows, as suggested in messages. */
@@ -149,12 +150,12 @@ export function buildType(b: TypeSink, n: CstNode): { type: SqlType; span: Span 
 }
 
 function suggestType(name: string): string | null {
-  const hint = FOREIGN_HINTS[name];
+  const hint = Object.hasOwn(FOREIGN_HINTS, name) ? FOREIGN_HINTS[name] : undefined;
   if (hint) return hint;
   let best: string | null = null;
   let bestD = 3;
   for (const c of CANONICAL) {
-    const d = editDistance(name.toUpperCase(), c);
+    const d = boundedEditDistance(name.toUpperCase(), c, bestD);
     if (d < bestD) {
       bestD = d;
       best = c;
@@ -163,17 +164,3 @@ function suggestType(name: string): string | null {
   return best !== null && bestD <= Math.max(1, Math.floor(name.length / 3)) ? best : null;
 }
 
-/** Levenshtein distance; names are short, so the O(n·m) table is fine. */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
-}

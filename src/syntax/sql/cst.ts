@@ -82,7 +82,13 @@ export class SpanMaker {
 /** `"Quoted"` keeps case (`""` is a quote); anything else folds to lower case. */
 export function identFromToken(t: IToken, spans: SpanMaker): Ident {
   const img = t.image;
-  if (img.startsWith('"')) return { name: img.slice(1, -1).replace(/""/g, '"'), quoted: true, span: spans.token(t) };
+  if (img.startsWith('"')) {
+    const span = spans.token(t);
+    if (img.includes('\0')) spans.ctx.diagnostics.report('name-nul-character', span, {});
+    // As in YAML (src/syntax/yaml/names.ts), so every name has a spelling in both forms.
+    if (img === '""') spans.ctx.diagnostics.report('name-empty', span, {});
+    return { name: img.slice(1, -1).replace(/""/g, '"'), quoted: true, span };
+  }
   return { name: img.toLowerCase(), quoted: false, span: spans.token(t) };
 }
 

@@ -58,6 +58,7 @@ export function identOf(b: Builder, node: unknown, what: string): Ident | null {
   const written = sc.range && sc.type === 'PLAIN' ? b.env.text.slice(sc.range[0], sc.range[1]) : '';
   const text = typeof sc.value === 'string' ? sc.value : written || String(sc.value);
   const ident = parseIdentText(text, typeof sc.value === 'string' ? subSpanOf(b, sc) : () => nodeSpan(b.env, sc));
+  if (ident && text.includes('\0')) b.ctx.diagnostics.report('name-nul-character', ident.span, {});
   if (ident) return ident;
   const span = nodeSpan(b.env, sc);
   b.ctx.diagnostics.report('yaml-bad-name', span, { name: text, what });
@@ -68,6 +69,7 @@ export function qualifiedOf(b: Builder, node: unknown, what: string): QualifiedN
   const sc = scalarNode(b, node);
   if (!sc || typeof sc.value !== 'string') return null;
   const q = parseQualifiedText(sc.value, subSpanOf(b, sc));
+  if (q && sc.value.includes('\0')) b.ctx.diagnostics.report('name-nul-character', q.span, {});
   if (q) return q;
   const span = nodeSpan(b.env, sc);
   b.ctx.diagnostics.report('yaml-bad-name', span, { name: sc.value, what });
@@ -121,7 +123,10 @@ export function optionOf(b: Builder, pair: Pair<unknown, unknown>, place: readon
   if (written === null) return null;
   const key = written.toLowerCase();
   const keySpan = nodeSpan(b.env, pair.key);
-  if (!OPTION_KEY.test(key)) {
+  // With an override (datagen `fields.<column>.<option>`), only this pair's own key is an option
+  // name; the column part is a name, already read by identOf, and may be any quoted name.
+  const own = keyOverride === undefined ? key : (keyText(pair) ?? '').toLowerCase();
+  if (!OPTION_KEY.test(own)) {
     b.ctx.diagnostics.report('yaml-invalid', keySpan, {
       where: capitalizeFirst(describePlace(place)),
       detail: `'${written}' is not an option name (letters, digits, _ and -, in dotted parts)`,

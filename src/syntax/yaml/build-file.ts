@@ -43,7 +43,7 @@ export function buildPipeFile(b: Builder): PipeFile {
       }
       continue;
     }
-    const section = key === null ? undefined : SECTIONS[key];
+    const section = key !== null && Object.hasOwn(SECTIONS, key) ? SECTIONS[key] : undefined;
     if (!section) continue;
     for (const entry of pairsOf(env, pair.value)) {
       const name = identOf(b, entry.key, section.what);
@@ -83,8 +83,11 @@ function findSuppressions(b: Builder): Suppression[] {
     },
   });
   const out: Suppression[] = [];
-  let lineStart = 0;
-  for (const line of env.text.split('\n')) {
+  // Lines end as LineMap says (\n, \r\n or a lone \r).
+  for (const lm of env.text.matchAll(/[^\r\n]*(?:\r\n|\r|\n|$)/g)) {
+    if (lm[0] === '') break;
+    const lineStart = lm.index!;
+    const line = lm[0].replace(/[\r\n]+$/, '');
     const m = ALLOW.exec(line);
     const hash = m ? lineStart + m.index : -1;
     if (m && isCommentStart(line, m.index) && !blocks.some(([s, e]) => hash > s && hash < e)) {
@@ -94,7 +97,6 @@ function findSuppressions(b: Builder): Suppression[] {
         at += code.length;
       }
     }
-    lineStart += line.length + 1;
   }
   return out;
 }

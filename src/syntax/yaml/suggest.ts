@@ -1,19 +1,10 @@
 // "Did you mean" for unknown keys and values: the closest candidate by edit distance, when it
 // is close enough to be a plausible typo.
+import { boundedEditDistance } from '../../util/suggest.ts';
 
-/** Levenshtein distance (insert, delete, substitute), plus adjacent transposition as one edit. */
+/** Levenshtein distance plus adjacent transposition (the bounded one of src/util/suggest.ts). */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
+  return boundedEditDistance(a, b, Math.max(a.length, b.length));
 }
 
 /** The candidate closest to `word` within a third of its length (at least 1, at most 3 edits). */
@@ -23,7 +14,7 @@ export function closest(word: string, candidates: readonly string[]): string | n
   let best: string | null = null;
   let bestD = Infinity;
   for (const c of candidates) {
-    const dist = editDistance(w, c.toLowerCase());
+    const dist = boundedEditDistance(w, c.toLowerCase(), limit);
     if (dist <= limit && dist < bestD) {
       best = c;
       bestD = dist;

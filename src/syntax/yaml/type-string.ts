@@ -1,6 +1,7 @@
 // A SQL type written as a YAML string (`DECIMAL(12, 2)`, `ARRAY<ROW<id BIGINT, tag STRING>>`)
 // → the SqlType the SQL front end builds for the same text. Small recursive-descent parser.
 import { closest } from './suggest.ts';
+import { MAX_NESTING_DEPTH } from '../nesting.ts';
 import { T, withNullable, type RowField, type SqlType } from '../../types/sql-type.ts';
 
 /** On failure, [offset, end) is the part of the text the detail is about. */
@@ -74,6 +75,7 @@ export function parseTypeString(text: string): TypeParse {
 
 class Parser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly toks: Tok[]) {}
 
   private peek(): Tok {
@@ -103,7 +105,10 @@ class Parser {
   }
 
   type(): SqlType {
+    // ARRAY<ARRAY<...>> recurses here; refuse past the limit every later walker relies on.
+    if (++this.depth > MAX_NESTING_DEPTH) throw new TypeSyntaxError(`the type nests more than ${MAX_NESTING_DEPTH} levels deep`, this.peek());
     const base = this.baseType();
+    this.depth--;
     if (this.isWord('NOT')) {
       this.next();
       const t = this.next();
@@ -136,7 +141,7 @@ class Parser {
     const t = this.next();
     if (t.kind !== 'word') throw new TypeSyntaxError(`expected a type name${found(t)}`, t);
     const name = t.text.toUpperCase();
-    const simple = SIMPLE[name];
+    const simple = Object.hasOwn(SIMPLE, name) ? SIMPLE[name] : undefined;
     if (simple) return simple();
     switch (name) {
       case 'VARCHAR':

@@ -22,7 +22,8 @@ import type { PipelineDef } from './pipeline-types.ts';
 /** Replaces `${NAME}` in an option template; a missing variable is an error, never ''. */
 export function subst(template: string, env: Record<string, string | undefined>): string {
   return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
-    const v = env[name];
+    // Own properties only: `${constructor}` is a variable name, not Object.prototype's.
+    const v = Object.hasOwn(env, name) ? env[name] : undefined;
     if (v === undefined) throw new MissingEnvError(name);
     noteSubstituted(name, v);
     return v;

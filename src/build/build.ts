@@ -1,5 +1,7 @@
 // `pipec build`: compile every spec, run the chosen targets, and write (or, with --check,
-// compare) `generated/<pipeline>/...`. Output is deterministic: sorted inputs, no clock times.
+// compare) `generated/<pipeline>/...` — the files a reviewer reads. Runnable bundles go to a
+// separate, git-ignored folder (`<bundleDir>/<pipeline>/...`) and are never compared.
+// Output is deterministic: sorted inputs, no clock times.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Target } from '../plan/target-api.ts';
@@ -19,8 +21,10 @@ export interface BuildOptions {
 
 export interface BuildResult {
   results: CompileResult[];
-  /** Relative to outDir → contents. */
+  /** Relative to outDir → contents: the reviewable files. */
   outputs: Map<string, string | Uint8Array>;
+  /** Relative to the bundle folder (`<pipeline>/pipeline.mjs`) → contents. */
+  bundles: Map<string, string | Uint8Array>;
   /** Pipelines whose outputs were produced (their folders are owned by the build). */
   pipelines: string[];
   ok: boolean;
@@ -29,6 +33,7 @@ export interface BuildResult {
 export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
   const results: CompileResult[] = [];
   const outputs = new Map<string, string | Uint8Array>();
+  const bundles = new Map<string, string | Uint8Array>();
   const pipelines: string[] = [];
   const owner = new Map<string, string>();
   for (const file of opts.files) {
@@ -57,17 +62,25 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
         },
       });
       r.diagnostics.addAll(bag.items);
-      for (const f of files) outputs.set(`${name}/${f.path}`, f.contents);
+      for (const f of files) (f.output === 'bundle' ? bundles : outputs).set(`${name}/${f.path}`, f.contents);
     }
   }
   const ok = results.every((r) => !r.diagnostics.hasErrors);
-  return { results, outputs, pipelines, ok };
+  return { results, outputs, bundles, pipelines, ok };
 }
 
-export function writeOutputs(cwd: string, outDir: string, build: BuildResult): void {
-  const root = resolve(cwd, outDir);
-  for (const name of build.pipelines) rmSync(join(root, name), { recursive: true, force: true });
-  for (const [rel, contents] of [...build.outputs].sort(([a], [b]) => a.localeCompare(b))) {
+/** Writes the reviewable files under outDir and the bundles under bundleDir (each pipeline's folder replaced). */
+export function writeOutputs(cwd: string, outDir: string, build: BuildResult, bundleDir: string = DEFAULT_BUNDLE_DIR): void {
+  writeTree(resolve(cwd, outDir), build.pipelines, build.outputs);
+  writeTree(resolve(cwd, bundleDir), build.pipelines, build.bundles);
+}
+
+/** Where `pipec build` puts runnable bundles unless `--bundle DIR` says otherwise. */
+export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
+
+function writeTree(root: string, pipelines: string[], files: Map<string, string | Uint8Array>): void {
+  for (const name of pipelines) rmSync(join(root, name), { recursive: true, force: true });
+  for (const [rel, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const full = join(root, rel);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, contents);

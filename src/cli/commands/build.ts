@@ -1,7 +1,10 @@
-// `pipec build [paths] [--target T] [--out DIR] [--check]`: everything check does, then each
-// target's artifacts; with --check, fail when the committed outputs differ from a fresh build.
+// `pipec build [paths] [--target T] [--out DIR] [--bundle DIR] [--check]`: everything check
+// does, then each target's artifacts (reviewable files under --out, runtime bundles under
+// --bundle); with --check, fail when the committed outputs differ from a fresh build.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { discoverSpecs } from '../../build/discover.ts';
-import { buildSpecs, compareOutputs, writeOutputs } from '../../build/build.ts';
+import { DEFAULT_BUNDLE_DIR, buildSpecs, compareOutputs, writeOutputs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
@@ -12,6 +15,8 @@ export interface BuildArgs {
   target: string;
   out: string;
   check: boolean;
+  /** Where runtime bundles go: `<bundleDir>/<pipeline>/pipeline.mjs` (git-ignored; not compared by --check). Default dist/bundles. */
+  bundleDir?: string | undefined;
   format: DiagnosticFormat;
   denyWarnings: boolean;
 }
@@ -20,6 +25,10 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
   const targets = resolveTargets(args.target);
   if (typeof targets === 'string') {
     ctx.io.stderr(`pipec: ${targets}\n`);
+    return 2;
+  }
+  if (args.paths.length === 0 && !existsSync(join(ctx.cwd, 'specs'))) {
+    ctx.io.stderr('pipec build: no paths given and no specs/ folder here; name the spec folders or files, e.g. `pipec build pipelines`\n');
     return 2;
   }
   const { files, missing } = discoverSpecs(args.paths.length ? args.paths : ['specs'], ctx.cwd);
@@ -41,7 +50,10 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
     ctx.io.stderr(`run \`pipec build ${args.paths.join(' ') || 'specs'}\` and commit ${args.out}/\n`);
     return 1;
   }
-  writeOutputs(ctx.cwd, args.out, result);
-  ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${result.pipelines.length === 1 ? '' : 's'} to ${args.out}/\n`);
+  const bundleDir = args.bundleDir ?? DEFAULT_BUNDLE_DIR;
+  writeOutputs(ctx.cwd, args.out, result, bundleDir);
+  const plural = result.pipelines.length === 1 ? '' : 's';
+  ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${plural} to ${args.out}/\n`);
+  if (result.bundles.size > 0) ctx.io.stderr(`wrote ${result.bundles.size} runtime bundle${result.bundles.size === 1 ? '' : 's'} to ${bundleDir}/ (run one with \`node ${bundleDir}/<pipeline>/pipeline.mjs\`)\n`);
   return 0;
 }

@@ -1,5 +1,6 @@
 // Bundles the CLI (dist/pipec.mjs plus lazily loaded chunks, one per command's needs) so `pipec`
-// starts without loading TypeScript or hundreds of package modules. Runs as `npm run build` and
+// starts without loading TypeScript or hundreds of package modules, and the library API
+// (dist/api.mjs, `import('pipec')`; it shares the chunks). Runs as `npm run build` and
 // as npm's `prepare` (so `npm ci` and `npm pack` build it). Chunks of earlier builds are removed:
 // the package ships dist/chunks/*.mjs, and a stale chunk would ship with it.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { build } from 'esbuild';
 
 const outdir = resolve(import.meta.dirname, '..', 'dist');
 const result = await build({
-  entryPoints: { pipec: 'src/cli/main.ts' },
+  entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts' },
   absWorkingDir: resolve(import.meta.dirname, '..'),
   outdir,
   outExtension: { '.js': '.mjs' },

@@ -17,6 +17,13 @@ export interface BuildOptions {
   files: string[];
   targets: Target[];
   outDir: string;
+  /** Spec texts by path instead of the files on disk (the library API). */
+  readText?: (path: string) => string | null;
+  /**
+   * A file generated earlier for a pipeline (the Iceberg field-id locks), relative to its
+   * output folder. Default: read it from `<outDir>/<pipeline>/` on disk.
+   */
+  readPrevious?: (pipeline: string, path: string) => string | null;
 }
 
 export interface BuildResult {
@@ -37,7 +44,7 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
   const pipelines: string[] = [];
   const owner = new Map<string, string>();
   for (const file of opts.files) {
-    const r = await compileFile(file, { cwd: opts.cwd, env: opts.env });
+    const r = await compileFile(file, { cwd: opts.cwd, env: opts.env, ...(opts.readText ? { readText: opts.readText } : {}) });
     results.push(r);
     if (!r.plan || r.diagnostics.hasErrors) continue;
     const name = r.plan.pipeline.name;
@@ -57,6 +64,7 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
       const files = await target.emit(r.plan, {
         diagnostics: bag,
         readPrevious: (p) => {
+          if (opts.readPrevious) return opts.readPrevious(name, p);
           const full = join(pipelineDir, p);
           return existsSync(full) ? readFileSync(full, 'utf8') : null;
         },

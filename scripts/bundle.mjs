@@ -1,10 +1,17 @@
 // Bundles the CLI (dist/pipec.mjs plus lazily loaded chunks, one per command's needs) so `pipec`
-// starts without loading TypeScript or hundreds of package modules.
+// starts without loading TypeScript or hundreds of package modules, and the library API
+// (dist/api.mjs, `import('pipec')`; it shares the chunks). Runs as `npm run build` and
+// as npm's `prepare` (so `npm ci` and `npm pack` build it). Chunks of earlier builds are removed:
+// the package ships dist/chunks/*.mjs, and a stale chunk would ship with it.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: { pipec: 'src/cli/main.ts' },
-  outdir: 'dist',
+const outdir = resolve(import.meta.dirname, '..', 'dist');
+const result = await build({
+  entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts' },
+  absWorkingDir: resolve(import.meta.dirname, '..'),
+  outdir,
   outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -19,4 +26,13 @@ await build({
   external: ['esbuild', 'better-sqlite3', '@duckdb/node-api', 'pg-native', 'parquet-wasm'],
   banner: { js: "import { createRequire as __pipecCreateRequire } from 'node:module'; const require = __pipecCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+  write: false,
 });
+const written = new Set();
+for (const f of result.outputFiles) {
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, f.contents);
+  written.add(f.path);
+}
+const chunks = join(outdir, 'chunks');
+for (const name of readdirSync(chunks)) if (!written.has(join(chunks, name))) rmSync(join(chunks, name));

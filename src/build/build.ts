@@ -1,5 +1,7 @@
 // `pipec build`: compile every spec, run the chosen targets, and write (or, with --check,
-// compare) `generated/<pipeline>/...`. Output is deterministic: sorted inputs, no clock times.
+// compare) `generated/<pipeline>/...` — the files a reviewer reads. Runnable bundles go to a
+// separate, git-ignored folder (`<bundleDir>/<pipeline>/...`) and are never compared.
+// Output is deterministic: sorted inputs, no clock times.
 // Writing and comparing live in write-outputs.ts (paths confined to --out, manifest-based cleaning).
 import type { Target } from '../plan/target-api.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
@@ -8,6 +10,8 @@ import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
 import { OutputRoot } from './write-outputs.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface BuildOptions {
   cwd: string;
@@ -17,12 +21,21 @@ export interface BuildOptions {
   outDir: string;
   /** Run the targets for their diagnostics only (`pipec check`): they may skip costly output. */
   diagnosticsOnly?: boolean;
+  /** Spec texts by path instead of the files on disk (the library API). */
+  readText?: (path: string) => string | null;
+  /**
+   * A file generated earlier for a pipeline (the Iceberg field-id locks), relative to its
+   * output folder. Default: read it from `<outDir>/<pipeline>/` on disk.
+   */
+  readPrevious?: (pipeline: string, path: string) => string | null;
 }
 
 export interface BuildResult {
   results: CompileResult[];
-  /** Relative to outDir → contents. */
+  /** Relative to outDir → contents: the reviewable files. */
   outputs: Map<string, string | Uint8Array>;
+  /** Relative to the bundle folder (`<pipeline>/pipeline.mjs`) → contents. */
+  bundles: Map<string, string | Uint8Array>;
   /** Pipelines whose outputs were produced (their folders are owned by the build). */
   pipelines: string[];
   ok: boolean;
@@ -31,12 +44,13 @@ export interface BuildResult {
 export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
   const results: CompileResult[] = [];
   const outputs = new Map<string, string | Uint8Array>();
+  const bundles = new Map<string, string | Uint8Array>();
   const pipelines: string[] = [];
   // Keyed case-insensitively: `"A"` and `"a"` share a folder on macOS and Windows file systems.
   const owner = new Map<string, string>();
   const root = new OutputRoot(opts.cwd, opts.outDir);
   for (const file of opts.files) {
-    const r = await compileFile(file, { cwd: opts.cwd, env: opts.env });
+    const r = await compileFile(file, { cwd: opts.cwd, env: opts.env, ...(opts.readText ? { readText: opts.readText } : {}) });
     results.push(r);
     if (!r.plan || r.diagnostics.hasErrors) continue;
     const name = r.plan.pipeline.name;
@@ -48,6 +62,7 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
     }
     owner.set(name.toLowerCase(), file);
     const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, printPlanText(r.plan)]]);
+    const myBundles = new Map<string, string | Uint8Array>();
     const folded = new Map<string, string>([[`${name}/plan.txt`.toLowerCase(), 'plan.txt']]);
     for (const target of opts.targets) {
       if (!target.appliesTo(r.plan)) continue;
@@ -56,11 +71,15 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
         diagnostics: bag,
         diagnosticsOnly: opts.diagnosticsOnly ?? false,
         // Through the output guard: a name that slipped past the checker reads nothing outside --out.
-        readPrevious: (p) => root.read(`${name}/${p}`)?.toString('utf8') ?? null,
+        readPrevious: (p) => (opts.readPrevious ? opts.readPrevious(name, p) : (root.read(`${name}/${p}`)?.toString('utf8') ?? null)),
       });
       r.diagnostics.addAll(bag.items);
       for (const f of files) {
         const rel = `${name}/${f.path}`;
+        if (f.output === 'bundle') {
+          myBundles.set(rel, f.contents);
+          continue;
+        }
         // Two outputs on one path (or on paths that differ only in case) would overwrite each other.
         const clash = folded.get(rel.toLowerCase());
         if (clash !== undefined) r.diagnostics.report('output-path-collision', at, { pipeline: name, path: f.path, other: clash });
@@ -73,9 +92,26 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
     if (r.diagnostics.hasErrors) continue;
     pipelines.push(name);
     for (const [k, v] of mine) outputs.set(k, v);
+    for (const [k, v] of myBundles) bundles.set(k, v);
   }
   const ok = results.every((r) => !r.diagnostics.hasErrors);
-  return { results, outputs, pipelines, ok };
+  return { results, outputs, bundles, pipelines, ok };
 }
 
 export { compareOutputs, writeOutputs, OutputPathError, type StaleReport, type WriteReport } from './write-outputs.ts';
+
+/** Where `pipec build` puts runnable bundles unless `--bundle DIR` says otherwise. */
+export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
+
+/**
+ * Writes the runnable bundles under bundleDir (git-ignored, never compared). Through the same guard
+ * as --out: a path outside bundleDir is refused.
+ */
+export function writeBundles(cwd: string, bundleDir: string, build: BuildResult): void {
+  const root = new OutputRoot(cwd, bundleDir);
+  for (const [rel, contents] of [...build.bundles].sort(([a], [b]) => a.localeCompare(b))) {
+    const full = root.path(rel);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, contents);
+  }
+}

@@ -26,6 +26,8 @@ export interface CompileOptions {
   schemas?: SchemaLoader;
   /** Skip the optimizer (for `pipec plan --no-optimize` and tests). */
   optimize?: boolean;
+  /** The spec's text by path (the library API's in-memory sources); null = not found. Default: the file on disk. */
+  readText?: (path: string) => string | null;
 }
 
 export interface CompileResult {
@@ -49,10 +51,13 @@ export async function compileFile(path: string, opts: CompileOptions): Promise<C
     diagnostics.report('not-a-spec-file', syntheticSpan(path), { path });
     return { path, text: null, ast: null, plan: null, diagnostics };
   }
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(resolve(opts.cwd, path), 'utf8');
+    text = opts.readText ? opts.readText(path) : readFileSync(resolve(opts.cwd, path), 'utf8');
   } catch {
+    text = null;
+  }
+  if (text === null) {
     diagnostics.report('file-not-found', syntheticSpan(path), { path });
     return { path, text: null, ast: null, plan: null, diagnostics };
   }

@@ -4,34 +4,17 @@
 import { parseArgs } from 'node:util';
 import { makeContext, type CliIo, type DiagnosticFormat } from './context.ts';
 import { ProfileError } from '../build/profile.ts';
+import { USAGE, commandHelp } from './usage.ts';
+import pkg from '../../package.json' with { type: 'json' };
 // Commands are loaded on demand: `pipec check` never pays for the targets, `pipec explain`
 // never pays for the parser (cold start is most of a CI step's time).
-
-const USAGE = `pipec — a compiler for streaming pipelines
-
-usage:
-  pipec check [paths] [--target clickhouse|iceberg|runtime|all] [--format text|json] [--deny-warnings]
-  pipec build [paths] [--target clickhouse|iceberg|runtime|all] [--out DIR] [--check]
-  pipec plan <file> [--format text|json|dot] [--no-optimize]
-  pipec run <file> [--checkpoint-dir DIR] [--metrics-port N] [--member-id ID]
-  pipec diff <old> <new>
-  pipec explain [CODE]
-  pipec fmt [paths] [--to yaml|sql] [--check] [--write]
-  pipec compact <file>
-
-paths: files or folders, relative or absolute; without any, the \`specs:\` folders of
-pipec.yaml (default: specs).
-
-common options:
-  --profile NAME    connection values from a profile of pipec.yaml (the environment overrides)
-  --no-color        plain diagnostics even on a terminal
-`;
 
 const OPTIONS = {
   profile: { type: 'string' },
   format: { type: 'string' },
   target: { type: 'string' },
   out: { type: 'string' },
+  bundle: { type: 'string' },
   check: { type: 'boolean' },
   write: { type: 'boolean' },
   to: { type: 'string' },
@@ -42,7 +25,11 @@ const OPTIONS = {
   'metrics-port': { type: 'string' },
   'member-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
+
+/** pipec's own version (package.json), as `pipec --version` prints it. */
+export const VERSION: string = pkg.version;
 
 export async function main(argv: string[], io: CliIo, cwd: string, processEnv: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
@@ -54,6 +41,18 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
   }
   const { values: v, positionals } = parsed;
   const [command, ...rest] = positionals;
+  if (v.version) {
+    io.stdout(`pipec ${VERSION}\n`);
+    return 0;
+  }
+  // `pipec help build` and `pipec build --help` print the same page.
+  const helpFor = v.help && command ? command : command === 'help' ? rest[0] : undefined;
+  if (helpFor !== undefined) {
+    const page = commandHelp(helpFor);
+    if (page === null) return usage(io, `unknown command '${helpFor}'`);
+    io.stdout(page);
+    return 0;
+  }
   if (!command || v.help || command === 'help') {
     io.stdout(USAGE);
     return command || v.help ? 0 : 2;
@@ -76,7 +75,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings, target: v.target ?? 'all' });
     case 'build':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', check: v.check ?? false, format, denyWarnings });
+      return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', bundleDir: v.bundle, check: v.check ?? false, format, denyWarnings });
     case 'plan':
       return (await import('./commands/plan.ts')).planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'] });
     case 'run': {
@@ -105,28 +104,29 @@ function usage(io: CliIo, message: string): number {
   return 2;
 }
 
-const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('dist/pipec.mjs') || process.argv[1]?.endsWith('bin/pipec.mjs');
-if (isEntry) {
+/**
+ * The process entry (bin/pipec.mjs calls it): argv, stdio and the exit code of this process.
+ * An explicit call, not an "am I the main module" check, so the CLI works the same through
+ * npx, node_modules/.bin symlinks, npm link and global installs.
+ */
+export async function runCli(argv: string[] = process.argv.slice(2)): Promise<void> {
   const io: CliIo = {
     stdout: (s) => void process.stdout.write(s),
     stderr: (s) => void process.stderr.write(s),
     isTty: Boolean(process.stderr.isTTY),
   };
-  main(process.argv.slice(2), io, process.cwd(), process.env).then(
-    (code) => {
-      process.exitCode = code;
-      // Done: a client's lingering sockets or retry timers (after a failed run) must not keep
-      // the process alive. Output has two seconds to drain.
-      setTimeout(() => process.exit(), 2000).unref();
-    },
-    (err: unknown) => {
-      const debug = Boolean(process.env.PIPEC_DEBUG);
-      const detail = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-      io.stderr(
-        `pipec: internal error — this is a bug in pipec, not in your spec: ${detail}\n` +
-          `Please report it with the spec you compiled${debug ? '' : ' (run again with PIPEC_DEBUG=1 to include the trace)'}.\n`,
-      );
-      process.exitCode = 70;
-    },
-  );
+  try {
+    process.exitCode = await main(argv, io, process.cwd(), process.env);
+  } catch (err: unknown) {
+    const debug = Boolean(process.env.PIPEC_DEBUG);
+    const detail = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+    io.stderr(
+      `pipec: internal error — this is a bug in pipec, not in your spec: ${detail}\n` +
+        `Please report it with the spec you compiled${debug ? '' : ' (run again with PIPEC_DEBUG=1 to include the trace)'}.\n`,
+    );
+    process.exitCode = 70;
+  }
+  // Done: a client's lingering sockets or retry timers (after a failed run) must not keep the
+  // process alive. Output has two seconds to drain.
+  setTimeout(() => process.exit(), 2000).unref();
 }

@@ -11,6 +11,12 @@ export interface EmittedFile {
   /** Relative to the pipeline's output folder, forward slashes, e.g. `clickhouse.sql`. */
   path: string;
   contents: string | Uint8Array;
+  /**
+   * 'bundle': a runnable build product, not something to review — written under the bundle
+   * folder (`<bundleDir>/<pipeline>/<path>`, git-ignored), never compared by `build --check`.
+   * Absent: a reviewable file under `generated/<pipeline>/`.
+   */
+  output?: 'bundle';
 }
 
 export interface TargetContext {

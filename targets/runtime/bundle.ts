@@ -18,8 +18,16 @@ export function packageRoot(): string {
 }
 
 export const GEN_MODULE_NAME = './pipeline.gen.mjs';
+/** The bundle's entry, given to esbuild as stdin (not a file). */
+const ENTRY_NAME = 'pipeline-entry.mjs';
 
-export async function bundlePipeline(genModule: string): Promise<string> {
+export interface PipelineBundle {
+  text: string;
+  /** The files esbuild read, relative to the package root (forward slashes, sorted). */
+  inputs: string[];
+}
+
+export async function bundlePipeline(genModule: string): Promise<PipelineBundle> {
   const root = packageRoot();
   const libEntry = path.join(root, 'targets', 'runtime', 'lib', 'index.ts');
   const plugin: Plugin = {
@@ -34,12 +42,20 @@ export async function bundlePipeline(genModule: string): Promise<string> {
     stdin: {
       contents: `import { definePipeline } from ${JSON.stringify(GEN_MODULE_NAME)};\nimport { main } from '@pipec/runtime';\nawait main(definePipeline);\n`,
       resolveDir: root,
-      sourcefile: 'pipeline-entry.mjs',
+      sourcefile: ENTRY_NAME,
       loader: 'js',
     },
     absWorkingDir: root,
     bundle: true,
     write: false,
+    metafile: true,
+    // Fixed here, not read from tsconfig.json files on disk: installed under a user's
+    // node_modules, esbuild would otherwise pick up the user's tsconfig and the bundle would
+    // depend on it.
+    tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
+    // Module paths (they appear in the bundle) as seen from the package root, not resolved
+    // through symlinks: a checkout whose node_modules is a link builds the same bytes.
+    preserveSymlinks: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -51,5 +67,9 @@ export async function bundlePipeline(genModule: string): Promise<string> {
     plugins: [plugin],
     logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
+  const inputs = Object.keys(result.metafile!.inputs)
+    .filter((f) => !f.startsWith('pipec-gen:') && f !== ENTRY_NAME)
+    .map((f) => f.split(path.sep).join('/'))
+    .sort();
+  return { text: result.outputFiles[0]!.text, inputs };
 }

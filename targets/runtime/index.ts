@@ -1,11 +1,13 @@
 // The runtime target: emits a readable generated pipeline module (`runtime/pipeline.gen.mjs`,
-// the golden) and a self-contained esbuild bundle (`runtime/pipeline.mjs`), and runs a plan
-// in-process for `pipec run` by evaluating the same generated code against the library.
+// the golden), a self-contained esbuild bundle (`pipeline.mjs`, a git-ignored bundle output)
+// with its small reviewable lock (`runtime/bundle.lock.json`), and runs a plan in-process for
+// `pipec run` by evaluating the same generated code against the library.
 import type { PlanDoc } from '../../src/plan/ir.ts';
 import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
 import { generateBody } from './codegen/module.ts';
 import { jsComment } from './codegen/js-text.ts';
-import { bundlePipeline } from './bundle.ts';
+import { bundlePipeline, packageRoot } from './bundle.ts';
+import { BUNDLE_LOCK_PATH, bundleLock } from './bundle-lock.ts';
 import * as lib from './lib/index.ts';
 import type { PipelineDef } from './lib/pipeline-types.ts';
 
@@ -41,7 +43,8 @@ export const runtimeTarget: Target = {
     const bundle = await bundlePipeline(text);
     return [
       { path: 'runtime/pipeline.gen.mjs', contents: text },
-      { path: 'runtime/pipeline.mjs', contents: bundle },
+      { path: BUNDLE_LOCK_PATH, contents: bundleLock(packageRoot(), bundle) },
+      { path: 'pipeline.mjs', contents: bundle.text, output: 'bundle' },
     ];
   },
 };

@@ -2,15 +2,61 @@
 // json, explain, build --check against a stale tree, fmt round trips.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { pipec, repoRoot } from './run-cli.ts';
+import { PIPEC, pipec, repoRoot } from './run-cli.ts';
 
 test('pipec with no command prints usage and exits 2', () => {
   const r = pipec([]);
   assert.equal(r.status, 2);
   assert.match(r.stdout, /usage:/);
+});
+
+test('pipec --version prints package.json\'s version; every command has --help and help <cmd>', () => {
+  const version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
+  const v = pipec(['--version']);
+  assert.equal(v.status, 0);
+  assert.equal(v.stdout, `pipec ${version}\n`);
+  for (const cmd of ['check', 'build', 'plan', 'run', 'diff', 'explain', 'fmt', 'compact', 'help']) {
+    const h = pipec([cmd, '--help']);
+    assert.equal(h.status, 0, `${cmd} --help: ${h.stderr}`);
+    assert.match(h.stdout, new RegExp(`^usage: pipec ${cmd}\\b`), cmd);
+    if (cmd !== 'help') assert.equal(pipec(['help', cmd]).stdout, h.stdout, `help ${cmd}`);
+  }
+  const overview = pipec(['help']);
+  assert.equal(overview.status, 0);
+  assert.match(overview.stdout, /pipec build \[paths\]/);
+  const unknown = pipec(['help', 'bulid']);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command 'bulid'/);
+});
+
+test('the CLI runs through a symlink to bin/pipec.mjs (npx, node_modules/.bin, npm link)', () => {
+  // It used to compare import.meta.url with argv[1]: through a link it did nothing and exited 0.
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-link-'));
+  try {
+    const link = join(dir, 'pipec');
+    symlinkSync(PIPEC, link);
+    const r = spawnSync(process.execPath, [link, 'check', 'no-such.pipe.sql'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /no-such\.pipe\.sql/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('pipec build with no paths in a project without specs/ says what to give, exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-nospecs-'));
+  try {
+    const r = pipec(['build'], { cwd: dir });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /no paths given and no specs\/ folder/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('pipec check passes on every spec in specs/', () => {
@@ -71,6 +117,42 @@ test('pipec build --check fails on a stale generated/ and passes after a build',
     const edited = pipec(['build', 'specs', '--check'], { cwd: dir });
     assert.equal(edited.status, 1);
     assert.match(edited.stderr, /changed\s+generated\/quickstart\/plan\.txt/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('generated/ holds the reviewable files; bundles go to dist/bundles and are pinned by a lock', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipec-bundles-'));
+  try {
+    cpSync(join(repoRoot, 'specs'), join(dir, 'specs'), { recursive: true });
+    cpSync(join(repoRoot, 'pipec.yaml'), join(dir, 'pipec.yaml'));
+    const built = pipec(['build', 'specs'], { cwd: dir });
+    assert.equal(built.status, 0, built.stderr);
+    assert.deepEqual(readdirSync(join(dir, 'generated', 'quickstart', 'runtime')).sort(), ['bundle.lock.json', 'pipeline.gen.mjs']);
+    const bundlePath = join(dir, 'dist', 'bundles', 'quickstart', 'pipeline.mjs');
+    const bundle = readFileSync(bundlePath);
+    const lock = JSON.parse(readFileSync(join(dir, 'generated', 'quickstart', 'runtime', 'bundle.lock.json'), 'utf8'));
+    assert.equal(lock.bundle.sha256, createHash('sha256').update(bundle).digest('hex'));
+    assert.equal(lock.runtime, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+    // --check compares only generated/: the bundle folder may be absent (it is git-ignored).
+    rmSync(join(dir, 'dist'), { recursive: true });
+    const fresh = pipec(['build', 'specs', '--check'], { cwd: dir });
+    assert.equal(fresh.status, 0, fresh.stderr);
+    assert.ok(!existsSync(join(dir, 'dist')), 'build --check writes nothing');
+    // A lock that no longer matches the bundle a fresh build makes is stale; so is a bundle
+    // left in generated/ by an older pipec.
+    const lockPath = join(dir, 'generated', 'quickstart', 'runtime', 'bundle.lock.json');
+    writeFileSync(lockPath, JSON.stringify({ ...lock, bundle: { ...lock.bundle, sha256: '0'.repeat(64) } }, null, 2) + '\n');
+    writeFileSync(join(dir, 'generated', 'quickstart', 'runtime', 'pipeline.mjs'), bundle);
+    const stale = pipec(['build', 'specs', '--check'], { cwd: dir });
+    assert.equal(stale.status, 1);
+    assert.match(stale.stderr, /changed\s+generated\/quickstart\/runtime\/bundle\.lock\.json/);
+    assert.match(stale.stderr, /extra\s+generated\/quickstart\/runtime\/pipeline\.mjs/);
+    // --bundle DIR puts the bundles elsewhere.
+    const elsewhere = pipec(['build', 'specs/quickstart.pipe.sql', '--bundle', 'out/b'], { cwd: dir });
+    assert.equal(elsewhere.status, 0, elsewhere.stderr);
+    assert.ok(readFileSync(join(dir, 'out', 'b', 'quickstart', 'pipeline.mjs')).equals(bundle));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,10 @@
-// `pipec build [paths] [--target T] [--out DIR] [--check]`: everything check does, then each
-// target's artifacts; with --check, fail when the committed outputs differ from a fresh build.
+// `pipec build [paths] [--target T] [--out DIR] [--bundle DIR] [--check]`: everything check
+// does, then each target's artifacts (reviewable files under --out, runtime bundles under
+// --bundle); with --check, fail when the committed outputs differ from a fresh build.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { discoverSpecs } from '../../build/discover.ts';
-import { buildSpecs, compareOutputs, OutputPathError, writeOutputs } from '../../build/build.ts';
+import { DEFAULT_BUNDLE_DIR, buildSpecs, compareOutputs, OutputPathError, writeBundles, writeOutputs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
@@ -12,6 +15,8 @@ export interface BuildArgs {
   target: string;
   out: string;
   check: boolean;
+  /** Where runtime bundles go: `<bundleDir>/<pipeline>/pipeline.mjs` (git-ignored; not compared by --check). Default dist/bundles. */
+  bundleDir?: string | undefined;
   format: DiagnosticFormat;
   denyWarnings: boolean;
 }
@@ -65,5 +70,8 @@ function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType
   for (const note of written.notes) ctx.io.stderr(`note: ${note}\n`);
   if (written.removed.length) ctx.io.stderr(`removed ${written.removed.length} stale file${written.removed.length === 1 ? '' : 's'} a previous build wrote\n`);
   ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${result.pipelines.length === 1 ? '' : 's'} to ${args.out}/\n`);
+  const bundleDir = args.bundleDir ?? DEFAULT_BUNDLE_DIR;
+  writeBundles(ctx.cwd, bundleDir, result);
+  if (result.bundles.size > 0) ctx.io.stderr(`wrote ${result.bundles.size} runtime bundle${result.bundles.size === 1 ? '' : 's'} to ${bundleDir}/ (run one with \`node ${bundleDir}/<pipeline>/pipeline.mjs\`)\n`);
   return 0;
 }

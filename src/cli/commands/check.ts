@@ -5,8 +5,8 @@ import { discoverSpecs } from '../../build/discover.ts';
 import { buildSpecs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
-import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 import { reportMissing } from './shared.ts';
+import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 
 export interface CheckArgs {
   paths: string[];
@@ -28,8 +28,9 @@ export async function checkCommand(ctx: CommandContext, args: CheckArgs): Promis
   const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: 'generated', diagnosticsOnly: true });
   const all: Diagnostic[] = [...reportMissing(missing, notSpecs), ...result.results.flatMap((r) => r.diagnostics.sorted())];
   printDiagnostics(ctx, all, args.format);
-  if (args.format === 'text' && files.length > 0 && !failed(all, args.denyWarnings)) {
-    ctx.io.stderr(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ok\n`);
+  const n = files.length;
+  if (args.format === 'text' && n > 0 && !failed(all, args.denyWarnings)) {
+    ctx.io.stderr(`checked ${n} spec${n === 1 ? '' : 's'}: ok\n`);
   }
   if (files.length === 0 && missing.length === 0 && notSpecs.length === 0) {
     ctx.io.stderr(`pipec: no .pipe.sql or .pipe.yaml files found in ${(args.paths.length ? args.paths : ctx.defaultPaths).join(', ')}\n`);

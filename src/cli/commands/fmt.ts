@@ -3,11 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSpecs } from '../../build/discover.ts';
-import { parseSpecText } from '../../build/compile.ts';
-import { DiagnosticBag } from '../../diagnostics/bag.ts';
-import { formatSql } from '../../syntax/format/to-sql.ts';
-import { formatYaml } from '../../syntax/format/to-yaml.ts';
-import type { EnvResolver } from '../../syntax/front-end.ts';
+import { format } from '../../api.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface FmtArgs {
@@ -17,8 +13,7 @@ export interface FmtArgs {
   write: boolean;
 }
 
-/** fmt keeps `${VAR}` text as written, so it never needs the variables' values. */
-const keepVariables: EnvResolver = { get: (name) => `\${${name}}` };
+// fmt keeps `${VAR}` text as written (api.format), so it never needs the variables' values.
 
 export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
   const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
@@ -33,16 +28,15 @@ export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
   let status = 0;
   for (const file of files) {
     const text = readFileSync(join(ctx.cwd, file), 'utf8');
-    const diagnostics = new DiagnosticBag();
-    const ast = parseSpecText(file, text, keepVariables, diagnostics);
-    if (diagnostics.hasErrors) {
-      printDiagnostics(ctx, diagnostics.sorted(), 'text');
+    const isSql = file.endsWith('.pipe.sql');
+    const to = args.to ?? (isSql ? 'sql' : 'yaml');
+    const r = format({ path: file, text, to });
+    if (r.text === null) {
+      printDiagnostics(ctx, r.diagnostics, 'text');
       status = 1;
       continue;
     }
-    const isSql = file.endsWith('.pipe.sql');
-    const to = args.to ?? (isSql ? 'sql' : 'yaml');
-    const formatted = to === 'sql' ? formatSql(ast) : formatYaml(ast);
+    const formatted = r.text;
     const sameForm = (to === 'sql') === isSql;
     if (sameForm) {
       if (formatted === text) continue;

@@ -104,7 +104,7 @@ export async function bundleSpec(dir: string, spec: string, env: Record<string, 
   const plan = r.plan!;
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
   const bundle = path.join(dir, 'pipeline.mjs');
-  writeFileSync(bundle, files.find((f) => f.path === 'runtime/pipeline.mjs')!.contents);
+  writeFileSync(bundle, files.find((f) => f.output === 'bundle')!.contents);
   return { bundle, plan };
 }
 

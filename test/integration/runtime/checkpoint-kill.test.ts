@@ -16,7 +16,7 @@ async function bundle(plan: ReturnType<typeof killPlan>): Promise<string> {
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
   const dir = tempDir('pipec-bundle-');
   const file = path.join(dir, 'pipeline.mjs');
-  writeFileSync(file, files.find((f) => f.path === 'runtime/pipeline.mjs')!.contents);
+  writeFileSync(file, files.find((f) => f.output === 'bundle')!.contents);
   return file;
 }
 

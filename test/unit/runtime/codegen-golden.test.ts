@@ -1,6 +1,8 @@
 // The generated module is the golden: readable, specialized (only used columns decoded), and
 // byte-identical across builds, bundle included. UPDATE_GOLDEN=1 rewrites the goldens.
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { version as esbuildVersion } from 'esbuild';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
@@ -39,15 +41,28 @@ test('the decoder reads only the columns the plan uses', async () => {
   assert.match(text, /function pred_hop_sum_filter\(r\)/);
 });
 
-test('two builds emit byte-identical files (module and bundle)', async () => {
+test('two builds emit byte-identical files (module, bundle lock and bundle)', async () => {
   const plan = await planOf('bid-session-items.pipe.sql');
   const ctx = () => ({ diagnostics: new DiagnosticBag(), readPrevious: () => null });
   const a = await runtimeTarget.emit(plan, ctx());
   const b = await runtimeTarget.emit(structuredClone(plan), ctx());
-  assert.deepEqual(a.map((f) => f.path), ['runtime/pipeline.gen.mjs', 'runtime/pipeline.mjs']);
+  // The reviewable files go to generated/<pipeline>/; the bundle is a separate (git-ignored) output.
+  assert.deepEqual(a.map((f) => [f.path, f.output ?? 'review']), [
+    ['runtime/pipeline.gen.mjs', 'review'],
+    ['runtime/bundle.lock.json', 'review'],
+    ['pipeline.mjs', 'bundle'],
+  ]);
   for (let i = 0; i < a.length; i++) assert.ok(a[i]!.contents === b[i]!.contents, `${a[i]!.path} differs between builds`);
-  // No absolute paths of this machine leak into the bundle.
+  // No absolute paths of this machine leak into the bundle or its lock.
+  assert.ok(!String(a[2]!.contents).includes(process.cwd()));
   assert.ok(!String(a[1]!.contents).includes(process.cwd()));
+  // The lock pins the bundle: its sha256 and size are those of the bundle's bytes.
+  const bundle = Buffer.from(a[2]!.contents as string);
+  const lock = JSON.parse(a[1]!.contents as string) as { runtime: string; library: string; esbuild: string; bundle: { sha256: string; bytes: number } };
+  assert.equal(lock.bundle.sha256, createHash('sha256').update(bundle).digest('hex'));
+  assert.equal(lock.bundle.bytes, bundle.length);
+  assert.equal(lock.esbuild, esbuildVersion);
+  assert.match(lock.library, /^sha256:[0-9a-f]{64}$/);
 });
 
 test('an unsupported connector is a coded warning at build time and an error at run time', async () => {

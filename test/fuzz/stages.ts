@@ -104,7 +104,7 @@ export async function runStages(rel: string, text: string, opts: StageOptions): 
       } catch (e) {
         problems.push(`codegen: generated module does not parse: ${(e as Error).message.split('\n')[0]}`);
       }
-      outputs.push('runtime/pipeline.gen.mjs', 'runtime/pipeline.mjs');
+      outputs.push('runtime/pipeline.gen.mjs', 'runtime/bundle.lock.json');
       continue;
     }
     const files = await target.emit(r.plan, { diagnostics: bag, readPrevious: () => null });

@@ -39,7 +39,8 @@ export async function buildInMemory(specText: string, path = 'spec.pipe.sql', op
     if (!target || !target.appliesTo(plan)) continue;
     const bag = new DiagnosticBag();
     for (const f of await target.emit(plan, { diagnostics: bag, readPrevious: () => null })) {
-      if (typeof f.contents === 'string') files.set(f.path, f.contents);
+      // The bundle (a git-ignored output of its own) is keyed where the tests look for it.
+      if (typeof f.contents === 'string') files.set(f.output === 'bundle' ? `runtime/${f.path}` : f.path, f.contents);
     }
     errors.push(...bag.items.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`));
   }

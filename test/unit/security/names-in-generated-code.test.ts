@@ -20,6 +20,9 @@ const qs = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 // U+2028 ends a `//` comment in JavaScript; what follows it ran as code before the fix.
 const payload = (tag: string): string => `${tag}\u2028globalThis.__pipecPwned = '${tag}'; process.stdout.write('PW' + 'NED');//`;
+// A pipeline or policy name is a file name too (no '/' or control character: unsafe-path-name),
+// so its payload ends without a comment: unescaped, it would run or break the module.
+const pathPayload = (tag: string): string => `${tag}\u2028globalThis.__pipecPwned = '${tag}'; process.stdout.write('PW' + 'NED');`;
 
 function runtimeSpec(names: Record<'pipeline' | 'source' | 'column' | 'view' | 'alias' | 'sink', string>): string {
   return `PIPELINE ${qi(names.pipeline)};
@@ -36,7 +39,7 @@ CREATE SINK ${qi(names.sink)} FROM ${qi(names.view)} WITH (connector = 'stdout',
 }
 
 test('a name holding U+2028 and code neither runs from the generated module nor from the bundle', async () => {
-  const names = { pipeline: payload('pipe'), source: payload('src'), column: payload('col'), view: payload('view'), alias: payload('alias'), sink: payload('sink') };
+  const names = { pipeline: pathPayload('pipe'), source: payload('src'), column: payload('col'), view: payload('view'), alias: payload('alias'), sink: payload('sink') };
   const b = await buildInMemory(runtimeSpec(names));
   assert.deepEqual(b.errors, []);
   const gen = b.files.get('runtime/pipeline.gen.mjs')!;
@@ -96,7 +99,7 @@ CREATE SINK b FROM v_w WITH (connector = 'stdout');
 test('a catalog name cannot add a statement to the Spark maintenance SQL; a trailing backslash cannot eat a quote', async () => {
   const catalog = 'lake; DROP TABLE prod.orders; --';
   const table = 'ns`x.t\\';
-  const policy = 'p\u2028\u0085DROP TABLE prod.orders;';
+  const policy = 'p\u2028DROP TABLE prod.orders;';
   const spec = `PIPELINE p;
 CREATE SOURCE s (k BIGINT, ts TIMESTAMP(3)) WITH (connector = 'datagen');
 CREATE CATALOG ${qi(catalog)} WITH (type = 'filesystem', warehouse = '\${PIPEC_WAREHOUSE}');
@@ -128,13 +131,14 @@ test('names cannot forge lines of plan.txt or send terminal escapes through it',
   // (A .pipe.sql quoted name cannot hold \n or \r; U+2028/U+2029 end a line for many readers.)
   const lines = (t: string): number => t.split(/\r\n|\r|\n|\u2028|\u2029|\u0085/).length;
   const plain = await buildInMemory(runtimeSpec({ pipeline: 'p', source: 's', column: 'c', view: 'v', alias: 'a', sink: 'k' }));
-  const forged = '\u2028watermarks\u2029  fake\u0085\u202e\u001b[2J\u0000';
-  const hostile = await buildInMemory(runtimeSpec({ pipeline: `p${forged}`, source: `s${forged}`, column: `c${forged}`, view: `v${forged}`, alias: `a${forged}`, sink: `k${forged}` }));
+  const forged = '\u2028watermarks\u2029  fake\u0085\u202e\u001b[2J';
+  // The pipeline name is also a folder name: control characters are refused there (unsafe-path-name).
+  const hostile = await buildInMemory(runtimeSpec({ pipeline: 'p\u2028watermarks\u2029  fake\u202e', source: `s${forged}`, column: `c${forged}`, view: `v${forged}`, alias: `a${forged}`, sink: `k${forged}` }));
   assert.deepEqual(hostile.errors, []);
   const planText = hostile.files.get('plan.txt')!;
   assert.equal(lines(planText), lines(plain.files.get('plan.txt')!), planText);
   assert.doesNotMatch(planText, /[\u2028\u2029\u0085\u202e\u001b\u0000]/);
-  assert.match(planText, /sink k\\u2028watermarks\\u2029 {2}fake\\u0085\\u202e\\u001b\[2J\\u0000 /);
+  assert.match(planText, /sink k\\u2028watermarks\\u2029 {2}fake\\u0085\\u202e\\u001b\[2J /);
   // The DDL comments of the ClickHouse target and the module's comments hold them escaped too.
   for (const [path, text] of hostile.files) {
     if (path.endsWith('pipeline.mjs') && !path.endsWith('.gen.mjs')) continue;

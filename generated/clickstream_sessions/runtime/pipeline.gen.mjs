@@ -11,15 +11,15 @@ export function definePipeline(env) {
     let v;
     v = o["user_id"];
     const c0 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "user_id"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "user_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["url"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c1 === rt.BAD) { e.column = "url"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "url"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "url"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["event_time"];
-    const c2 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c2 === rt.BAD) { e.column = "event_time"; e.reason = "expected TIMESTAMP_LTZ: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c2 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c2 === rt.BAD) { e.column = "event_time"; e.reason = "expected TIMESTAMP_LTZ: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     return [c0, c1, c2];
   }
 

@@ -13,19 +13,19 @@ export function definePipeline(env) {
     const old = k === '-U' || k === '-D';
     v = o["id"];
     const c0 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
-    if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     if (c0 === null && !old) { e.column = "id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["name"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "name"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c1 === null && !old) { e.column = "name"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["country"];
     const c2 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c2 === rt.BAD) { e.column = "country"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c2 === rt.BAD) { e.column = "country"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c2 === null && !old) { e.column = "country"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["tier"];
     const c3 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c3 === rt.BAD) { e.column = "tier"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c3 === rt.BAD) { e.column = "tier"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c3 === null && !old) { e.column = "tier"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = rt.meta(o, "commit_ts");
     const c4 = typeof v === 'number' ? Math.floor(v) : -9007199254740991;
@@ -37,23 +37,23 @@ export function definePipeline(env) {
     let v, x;
     v = o["order_id"];
     const c0 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c0 === rt.BAD) { e.column = "order_id"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "order_id"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "order_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["customer_id"];
     const c1 = (Number.isSafeInteger(v) ? v : rt.readBigint(v));
-    if (c1 === rt.BAD) { e.column = "customer_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "customer_id"; e.reason = "expected BIGINT: an integer within 64 bits (beyond 2^53 a JSON number loses digits: write it as a string), got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "customer_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["amount"];
     const c2 = (typeof v === 'number' && Math.abs(x = v * 100) < 1000000000000 && Math.abs(x - Math.round(x)) < 1e-6 ? Math.round(x) + 0 : rt.readDecimal(v, 12, 2));
-    if (c2 === rt.BAD) { e.column = "amount"; e.reason = "expected DECIMAL(12, 2): a number or numeric string with at most 10 integer digits, got " + rt.jsonAny(v); return null; }
+    if (c2 === rt.BAD) { e.column = "amount"; e.reason = "expected DECIMAL(12, 2): a number or numeric string with at most 10 integer digits, got " + rt.previewValue(v); return null; }
     if (c2 === null) { e.column = "amount"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["currency"];
     const c3 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c3 === rt.BAD) { e.column = "currency"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c3 === rt.BAD) { e.column = "currency"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c3 === null) { e.column = "currency"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["order_ts"];
-    const c4 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c4 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c4 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c4 === rt.BAD) { e.column = "order_ts"; e.reason = "expected TIMESTAMP: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     if (c4 === null) { e.column = "order_ts"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     return [c0, c1, c2, c3, c4];
   }

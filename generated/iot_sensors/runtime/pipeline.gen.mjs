@@ -11,26 +11,26 @@ export function definePipeline(env) {
     let v;
     v = o["device_id"];
     const c0 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c0 === rt.BAD) { e.column = "device_id"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c0 === rt.BAD) { e.column = "device_id"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c0 === null) { e.column = "device_id"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["site"];
     const c1 = typeof v === 'string' ? v : v == null ? null : rt.BAD;
-    if (c1 === rt.BAD) { e.column = "site"; e.reason = "expected STRING, got " + rt.jsonAny(v); return null; }
+    if (c1 === rt.BAD) { e.column = "site"; e.reason = "expected STRING, got " + rt.previewValue(v); return null; }
     if (c1 === null) { e.column = "site"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["temperature"];
     const c2 = (typeof v === 'number' ? v : rt.readDouble(v));
-    if (c2 === rt.BAD) { e.column = "temperature"; e.reason = "expected DOUBLE, got " + rt.jsonAny(v); return null; }
+    if (c2 === rt.BAD) { e.column = "temperature"; e.reason = "expected DOUBLE, got " + rt.previewValue(v); return null; }
     if (c2 === null) { e.column = "temperature"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["humidity"];
     const c3 = (typeof v === 'number' ? v : rt.readDouble(v));
-    if (c3 === rt.BAD) { e.column = "humidity"; e.reason = "expected DOUBLE, got " + rt.jsonAny(v); return null; }
+    if (c3 === rt.BAD) { e.column = "humidity"; e.reason = "expected DOUBLE, got " + rt.previewValue(v); return null; }
     v = o["reading_ts"];
-    const c4 = (Number.isInteger(v) ? v : rt.readTimestamp(v));
-    if (c4 === rt.BAD) { e.column = "reading_ts"; e.reason = "expected TIMESTAMP_LTZ: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.jsonAny(v); return null; }
+    const c4 = (Number.isInteger(v) && v <= 8.64e15 && v >= -8.64e15 ? v : rt.readTimestamp(v));
+    if (c4 === rt.BAD) { e.column = "reading_ts"; e.reason = "expected TIMESTAMP_LTZ: an ISO-8601 or 'YYYY-MM-DD HH:MM:SS[.fff]' string or epoch milliseconds, got " + rt.previewValue(v); return null; }
     if (c4 === null) { e.column = "reading_ts"; e.reason = 'is NULL but declared NOT NULL'; return null; }
     v = o["tags"];
     const c5 = rt.readJson(v);
-    if (c5 === rt.BAD) { e.column = "tags"; e.reason = "expected ARRAY, got " + rt.jsonAny(v); return null; }
+    if (c5 === rt.BAD) { e.column = "tags"; e.reason = "expected ARRAY, got " + rt.previewValue(v); return null; }
     return [c0, c1, c2, c3, c4, c5];
   }
 

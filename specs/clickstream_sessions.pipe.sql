@@ -1,6 +1,8 @@
 -- Clickstream sessions: Protobuf click events from Kafka, grouped into per-user sessions that
 -- close after 30 minutes of inactivity, written to Iceberg for product analytics.
-PIPELINE clickstream_sessions WITH (checkpoint_interval = '1 min');
+PIPELINE clickstream_sessions WITH (
+  checkpoint_interval = '1 min'
+);
 
 CREATE SOURCE clicks (
   WATERMARK FOR event_time AS event_time - INTERVAL '10' SECOND
@@ -17,18 +19,24 @@ CREATE SOURCE clicks (
 );
 
 CREATE VIEW user_sessions AS
-SELECT user_id, window_start AS session_start, window_end AS session_end,
-       COUNT(*) AS clicks,
-       COUNT(DISTINCT url) AS distinct_pages,
-       FIRST_VALUE(url) AS landing_page,
-       LAST_VALUE(url) AS exit_page
+SELECT
+  user_id,
+  window_start AS session_start,
+  window_end AS session_end,
+  COUNT(*) AS clicks,
+  COUNT(DISTINCT url) AS distinct_pages,
+  FIRST_VALUE(url) AS landing_page,
+  LAST_VALUE(url) AS exit_page
 FROM SESSION(clicks PARTITION BY user_id, event_time, INTERVAL '30' MINUTE)
 GROUP BY user_id, window_start, window_end
 EMIT ON WINDOW CLOSE
 ALLOWED LATENESS INTERVAL '1' MINUTE
 ON LATE DROP;
 
-CREATE CATALOG lake WITH (type = 'filesystem', warehouse = '${PIPEC_WAREHOUSE}');
+CREATE CATALOG lake WITH (
+  type      = 'filesystem',
+  warehouse = '${PIPEC_WAREHOUSE}'
+);
 
 CREATE SINK sessions_lake FROM user_sessions WITH (
   connector       = 'iceberg',

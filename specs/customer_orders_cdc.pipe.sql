@@ -1,14 +1,16 @@
 -- Orders enriched with the customer row valid at order time: a PostgreSQL CDC changelog of
 -- customers, temporally joined to JSON order events, written to ClickHouse and Iceberg.
-PIPELINE customer_orders_cdc WITH (checkpoint_interval = '30 s');
+PIPELINE customer_orders_cdc WITH (
+  checkpoint_interval = '30 s'
+);
 
 CREATE SOURCE customers (
-  id          BIGINT NOT NULL,
-  name        STRING NOT NULL,
-  email       STRING,
-  country     STRING NOT NULL,
-  tier        STRING NOT NULL,
-  updated_at  TIMESTAMP(6) NOT NULL,
+  id         BIGINT NOT NULL,
+  name       STRING NOT NULL,
+  email      STRING,
+  country    STRING NOT NULL,
+  tier       STRING NOT NULL,
+  updated_at TIMESTAMP(6) NOT NULL,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   connector   = 'postgres-cdc',
@@ -21,11 +23,11 @@ CREATE SOURCE customers (
 );
 
 CREATE SOURCE order_events (
-  order_id     STRING NOT NULL,
-  customer_id  BIGINT NOT NULL,
-  amount       DECIMAL(12, 2) NOT NULL,
-  currency     STRING NOT NULL,
-  order_ts     TIMESTAMP(3) NOT NULL,
+  order_id    STRING NOT NULL,
+  customer_id BIGINT NOT NULL,
+  amount      DECIMAL(12, 2) NOT NULL,
+  currency    STRING NOT NULL,
+  order_ts    TIMESTAMP(3) NOT NULL,
   WATERMARK FOR order_ts AS order_ts - INTERVAL '10' SECOND
 ) WITH (
   connector    = 'kafka',
@@ -39,11 +41,17 @@ CREATE SOURCE order_events (
 );
 
 CREATE VIEW enriched_orders AS
-SELECT o.order_id, o.customer_id, c.name AS customer_name, c.country, c.tier,
-       o.amount, o.currency, o.order_ts
+SELECT
+  o.order_id,
+  o.customer_id,
+  c.name AS customer_name,
+  c.country,
+  c.tier,
+  o.amount,
+  o.currency,
+  o.order_ts
 FROM order_events AS o
-JOIN customers FOR SYSTEM_TIME AS OF o.order_ts AS c
-  ON o.customer_id = c.id;
+JOIN customers FOR SYSTEM_TIME AS OF o.order_ts AS c ON o.customer_id = c.id;
 
 CREATE SINK enriched_orders_ch FROM enriched_orders WITH (
   connector    = 'clickhouse',
@@ -53,7 +61,11 @@ CREATE SINK enriched_orders_ch FROM enriched_orders WITH (
   partition_by = 'toYYYYMM(order_ts)'
 );
 
-CREATE CATALOG lake WITH (type = 'rest', uri = '${PIPEC_CATALOG_URI}', warehouse = '${PIPEC_WAREHOUSE}');
+CREATE CATALOG lake WITH (
+  type      = 'rest',
+  uri       = '${PIPEC_CATALOG_URI}',
+  warehouse = '${PIPEC_WAREHOUSE}'
+);
 
 CREATE SINK enriched_orders_lake FROM enriched_orders WITH (
   connector       = 'iceberg',

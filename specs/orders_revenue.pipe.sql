@@ -1,6 +1,8 @@
 -- Orders revenue per customer per minute, from a JSON Kafka topic into ClickHouse (for
 -- dashboards), Iceberg (for the lake) and a Kafka alert topic for big spenders.
-PIPELINE orders_revenue WITH (checkpoint_interval = '30 s');
+PIPELINE orders_revenue WITH (
+  checkpoint_interval = '30 s'
+);
 
 CREATE SOURCE orders (
   order_id     STRING NOT NULL,
@@ -21,8 +23,7 @@ CREATE SOURCE orders (
 );
 
 CREATE VIEW revenue_1m AS
-SELECT customer_id, window_start, window_end,
-       SUM(amount) AS revenue, COUNT(*) AS orders
+SELECT customer_id, window_start, window_end, SUM(amount) AS revenue, COUNT(*) AS orders
 FROM TUMBLE(orders, order_ts, INTERVAL '1' MINUTE)
 WHERE amount > 0
 GROUP BY customer_id, window_start, window_end
@@ -31,15 +32,19 @@ ALLOWED LATENESS INTERVAL '30' SECOND
 ON LATE TO orders_late;
 
 CREATE SINK orders_late WITH (
-  connector = 'kafka',
-  topic     = 'orders-late',
-  brokers   = '${PIPEC_KAFKA_BROKERS}',
-  format    = 'json',
-  acks      = 'all',
+  connector   = 'kafka',
+  topic       = 'orders-late',
+  brokers     = '${PIPEC_KAFKA_BROKERS}',
+  format      = 'json',
+  acks        = 'all',
   idempotence = true
 );
 
-CREATE CATALOG lake WITH (type = 'sql', uri = '${PIPEC_CATALOG_URI}', warehouse = '${PIPEC_WAREHOUSE}');
+CREATE CATALOG lake WITH (
+  type      = 'sql',
+  uri       = '${PIPEC_CATALOG_URI}',
+  warehouse = '${PIPEC_WAREHOUSE}'
+);
 
 CREATE SINK revenue_ch FROM revenue_1m WITH (
   connector = 'clickhouse',
@@ -60,16 +65,19 @@ CREATE SINK revenue_lake FROM revenue_1m WITH (
   write_mode       = 'merge-on-read'
 );
 
-CREATE SINK alerts AS SELECT * FROM revenue_1m WHERE revenue > 10000
+CREATE SINK alerts AS
+SELECT *
+FROM revenue_1m
+WHERE revenue > 10000
 WITH (
-  connector = 'kafka',
-  topic     = 'revenue-alerts',
-  brokers   = '${PIPEC_KAFKA_BROKERS}',
-  format    = 'json',
-  key       = 'customer_id',
-  acks      = 'all',
+  connector   = 'kafka',
+  topic       = 'revenue-alerts',
+  brokers     = '${PIPEC_KAFKA_BROKERS}',
+  format      = 'json',
+  key         = 'customer_id',
+  acks        = 'all',
   idempotence = true,
-  delivery  = 'exactly-once'
+  delivery    = 'exactly-once'
 );
 
 CREATE COMPACTION POLICY revenue_maintenance ON revenue_lake (

@@ -17,6 +17,7 @@ const OPTIONS = {
   bundle: { type: 'string' },
   check: { type: 'boolean' },
   write: { type: 'boolean' },
+  diff: { type: 'boolean' },
   to: { type: 'string' },
   'deny-warnings': { type: 'boolean' },
   'no-optimize': { type: 'boolean' },
@@ -90,7 +91,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
     case 'fmt': {
       const to = v.to ?? null;
       if (to !== null && to !== 'sql' && to !== 'yaml') return usage(io, `--to must be sql or yaml`);
-      return (await import('./commands/fmt.ts')).fmtCommand(ctx, { paths: rest, to, check: v.check ?? false, write: v.write ?? false });
+      return (await import('./commands/fmt.ts')).fmtCommand(ctx, { paths: rest, to, check: v.check ?? false, write: v.write ?? false, diff: v.diff ?? false });
     }
     case 'compact':
       return (await import('./commands/compact.ts')).compactCommand(ctx, { file: rest[0] });

@@ -67,14 +67,18 @@ generated files: compatible, needs backfill, or breaking.
 `,
   },
   fmt: {
-    synopsis: 'pipec fmt [paths] [--to yaml|sql] [--check] [--write]',
-    text: `Formats specs canonically in place, or converts between the SQL and YAML forms.
+    synopsis: 'pipec fmt [paths] [--to yaml|sql] [--write | --check | --diff]',
+    text: `Formats specs canonically, or converts between the SQL and YAML forms, and prints the result to
+stdout (several files: each after a comment naming it). Comments and the notation of values
+(\`30 PERCENT\`, \`\${VAR}\`) are kept.
 
-  --to yaml|sql   convert (printed to stdout, or written next to the input with --write)
-  --check         write nothing; exit 1 when a file is not formatted
-  --write         with --to, write the converted file next to the input
+  --to yaml|sql   convert instead of reformatting
+  --write         write the result: in place, or next to the input when converting
+  --check         write nothing; exit 1 when a file is not formatted (for CI)
+  --diff          print a unified diff of what --write would change (with --check: and exit 1)
 `,
   },
+
   compact: {
     synopsis: 'pipec compact <file>',
     text: `Runs the pipeline's Iceberg compaction policies once, each action an atomic commit.

@@ -157,6 +157,8 @@ export type CompactionAction =
       kind: 'rewrite_delete_files';
       /** `WHERE delete_ratio > 0.5` (a fraction) or `> 50 PERCENT`; stored as a fraction 0..1. */
       deleteRatioAbove: number;
+      /** The number as written before `PERCENT` (`30` of `30 PERCENT`), so fmt keeps the notation; absent otherwise. */
+      percentText?: string;
       span: Span;
     }
   | { kind: 'expire_snapshots'; olderThan: IntervalLit; retainLast: number | null; span: Span }

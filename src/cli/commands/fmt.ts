@@ -1,7 +1,10 @@
-// `pipec fmt [paths] [--to yaml|sql] [--check]`: canonical formatting in place, or conversion
-// between the two forms (printed to stdout, or written next to the input with --write).
+// `pipec fmt [paths] [--to yaml|sql] [--write | --check | --diff]`: canonical formatting, or
+// conversion between the two forms. Like prettier and gofmt, it prints the result to stdout;
+// --write writes it (in place, or next to the input when converting), --check fails on an
+// unformatted file, --diff prints a unified diff of what --write would change.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
 import { discoverSpecs } from '../../build/discover.ts';
 import { format } from '../../api.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
@@ -11,6 +14,7 @@ export interface FmtArgs {
   to: 'sql' | 'yaml' | null;
   check: boolean;
   write: boolean;
+  diff: boolean;
 }
 
 // fmt keeps `${VAR}` text as written (api.format), so it never needs the variables' values.
@@ -38,20 +42,22 @@ export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
     }
     const formatted = r.text;
     const sameForm = (to === 'sql') === isSql;
-    if (sameForm) {
-      if (formatted === text) continue;
+    const out = sameForm ? file : file.replace(/\.pipe\.(sql|ya?ml)$/, to === 'sql' ? '.pipe.sql' : '.pipe.yaml');
+    if (args.check || args.diff) {
+      // Only a reformat has a "before"; a conversion is a new file.
+      if (!sameForm || formatted === text) continue;
+      if (args.diff) ctx.io.stdout(createTwoFilesPatch(`a/${file}`, `b/${file}`, text, formatted, '', '', { context: 3 }).replace(/^=+\n/, ''));
       if (args.check) {
         ctx.io.stderr(`${file}: not formatted\n`);
         status = 1;
-      } else {
-        writeFileSync(join(ctx.cwd, file), formatted);
-        ctx.io.stderr(`formatted ${file}\n`);
       }
     } else if (args.write) {
-      const out = file.replace(/\.pipe\.(sql|ya?ml)$/, to === 'sql' ? '.pipe.sql' : '.pipe.yaml');
+      if (sameForm && formatted === text) continue;
       writeFileSync(join(ctx.cwd, out), formatted);
-      ctx.io.stderr(`wrote ${out}\n`);
+      ctx.io.stderr(`${sameForm ? 'formatted' : 'wrote'} ${out}\n`);
     } else {
+      // Several files on stdout: each is preceded by a comment naming it.
+      if (files.length > 1) ctx.io.stdout(`${to === 'sql' ? '--' : '#'} ${out}\n`);
       ctx.io.stdout(formatted);
     }
   }

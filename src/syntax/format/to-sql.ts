@@ -120,7 +120,9 @@ function optionValue(v: OptionValue): string {
     case 'number':
       return v.raw;
     case 'boolean':
-      return v.text === 'true' ? 'TRUE' : 'FALSE';
+      // As written (`true` stays `true`): the plan fingerprint keeps option text as written, so a
+      // reformatted spec still resumes from its checkpoints.
+      return /^(true|false)$/i.test(v.raw) ? v.raw : v.text === 'true' ? 'TRUE' : 'FALSE';
     default:
       return assertNever(v.kind);
   }
@@ -136,7 +138,8 @@ function action(a: CompactionAction): string {
       return s;
     }
     case 'rewrite_delete_files':
-      return `REWRITE DELETE FILES WHERE delete_ratio > ${String(a.deleteRatioAbove)}`;
+      // The user's notation stays: `30 PERCENT` is not rewritten as 0.3.
+      return `REWRITE DELETE FILES WHERE delete_ratio > ${a.percentText ? `${a.percentText} PERCENT` : String(a.deleteRatioAbove)}`;
     case 'expire_snapshots':
       return `EXPIRE SNAPSHOTS OLDER THAN ${intervalLit(a.olderThan)}${a.retainLast !== null ? ` RETAIN LAST ${a.retainLast}` : ''}`;
     case 'remove_orphan_files':

@@ -218,8 +218,9 @@ export function buildRewriteData(b: ExprBuilder, n: CstNode): CompactionAction {
 export function buildRewriteDelete(b: ExprBuilder, n: CstNode): CompactionAction {
   const c = n.children as Children;
   checkField(b, c, 'delete_ratio');
-  const ratio = Number(need(tok(c, 'ratio')).image);
-  return { kind: 'rewrite_delete_files', deleteRatioAbove: c.PERCENT ? ratio / 100 : ratio, span: b.spans.node(n) };
+  const text = need(tok(c, 'ratio')).image;
+  const ratio = Number(text);
+  return { kind: 'rewrite_delete_files', deleteRatioAbove: c.PERCENT ? ratio / 100 : ratio, ...(c.PERCENT ? { percentText: text } : {}), span: b.spans.node(n) };
 }
 
 export function buildExpire(b: ExprBuilder, n: CstNode): CompactionAction {

@@ -1,14 +1,12 @@
 // `pipec build [paths] [--target T] [--out DIR] [--bundle DIR] [--check]`: everything check
 // does, then each target's artifacts (reviewable files under --out, runtime bundles under
 // --bundle); with --check, fail when the committed outputs differ from a fresh build.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { discoverSpecs } from '../../build/discover.ts';
 import { DEFAULT_BUNDLE_DIR, buildSpecs, compareOutputs, OutputPathError, writeBundles, writeOutputs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
-import { reportMissing } from './shared.ts';
+import { reportMissing, specPaths } from './shared.ts';
 
 export interface BuildArgs {
   paths: string[];
@@ -27,7 +25,9 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
     ctx.io.stderr(`pipec: ${targets}\n`);
     return 2;
   }
-  const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
+  const paths = specPaths(ctx, args.paths, 'build');
+  if (!paths) return 2;
+  const { files, missing, notSpecs } = discoverSpecs(paths, ctx.cwd);
   const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: args.out });
   const all: Diagnostic[] = [...reportMissing(missing, notSpecs), ...result.results.flatMap((r) => r.diagnostics.sorted())];
   printDiagnostics(ctx, all, args.format);

@@ -5,7 +5,7 @@ import { discoverSpecs } from '../../build/discover.ts';
 import { buildSpecs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
-import { reportMissing } from './shared.ts';
+import { reportMissing, specPaths } from './shared.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 
 export interface CheckArgs {
@@ -22,7 +22,9 @@ export async function checkCommand(ctx: CommandContext, args: CheckArgs): Promis
     ctx.io.stderr(`pipec: ${targets}\n`);
     return 2;
   }
-  const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
+  const paths = specPaths(ctx, args.paths, 'check');
+  if (!paths) return 2;
+  const { files, missing, notSpecs } = discoverSpecs(paths, ctx.cwd);
   // The same driver as `build` (so duplicate pipeline names and target warnings are reported
   // alike), with the targets told that only their diagnostics are wanted.
   const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: 'generated', diagnosticsOnly: true });
@@ -33,7 +35,7 @@ export async function checkCommand(ctx: CommandContext, args: CheckArgs): Promis
     ctx.io.stderr(`checked ${n} spec${n === 1 ? '' : 's'}: ok\n`);
   }
   if (files.length === 0 && missing.length === 0 && notSpecs.length === 0) {
-    ctx.io.stderr(`pipec: no .pipe.sql or .pipe.yaml files found in ${(args.paths.length ? args.paths : ctx.defaultPaths).join(', ')}\n`);
+    ctx.io.stderr(`pipec: no .pipe.sql or .pipe.yaml files found in ${paths.join(', ')}\n`);
     return 1;
   }
   return failed(all, args.denyWarnings) ? 1 : 0;

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { discoverSpecs } from '../../build/discover.ts';
+import { specPaths } from './shared.ts';
 import { format } from '../../api.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
@@ -20,7 +21,9 @@ export interface FmtArgs {
 // fmt keeps `${VAR}` text as written (api.format), so it never needs the variables' values.
 
 export function fmtCommand(ctx: CommandContext, args: FmtArgs): number {
-  const { files, missing, notSpecs } = discoverSpecs(args.paths.length ? args.paths : ctx.defaultPaths, ctx.cwd);
+  const paths = specPaths(ctx, args.paths, 'fmt');
+  if (!paths) return 2;
+  const { files, missing, notSpecs } = discoverSpecs(paths, ctx.cwd);
   if (missing.length) {
     ctx.io.stderr(`pipec fmt: not found: ${missing.join(', ')}\n`);
     return 1;

@@ -9,7 +9,10 @@ import * as path from 'node:path';
 import { PIPEC } from './run-cli.ts';
 import { hasTmux, TmuxPane } from './tty.ts';
 
-const skip = hasTmux() ? false : 'tmux is not installed (apt-get install tmux)';
+// A real terminal is part of what is tested: without tmux the tests fail, they never skip (.ci/run installs it).
+function needTmux(): void {
+  assert.ok(hasTmux(), 'tmux is not installed (apt-get install tmux; .ci/run installs it)');
+}
 const STATUS = /^in [\d.]+[kM]?\/s {2}out /;
 const ROW = /^\| [xyz] +\| \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| +(\d+) \|$/;
 
@@ -19,7 +22,8 @@ function dir(files: Record<string, string>): string {
   return d;
 }
 
-test('table rows and the status line share the terminal without running into each other; the end shows totals', { skip }, async () => {
+test('table rows and the status line share the terminal without running into each other; the end shows totals', async () => {
+  needTmux();
   // 6,000 rows at 2,000 rows/s with event time following the clock: three seconds of 1 s
   // windows, three keys, so rows arrive while the status line is up.
   const d = dir({
@@ -58,7 +62,8 @@ CREATE SINK console FROM per_sec WITH (connector = 'stdout', format = 'table');
   }
 });
 
-test('a watermark no Date can hold (a record at 1e17 ms) does not kill the pipeline; Ctrl-C stops it with totals', { skip }, async () => {
+test('a record no Date can hold (1e17 ms) is a dead letter, not a dead pipeline; Ctrl-C stops it with totals', async () => {
+  needTmux();
   const d = dir({
     'range.pipe.sql': `PIPELINE ttyrange;
 CREATE SOURCE ev (id BIGINT NOT NULL, ts TIMESTAMP(3) NOT NULL, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
@@ -69,8 +74,10 @@ CREATE SINK out FROM ev WITH (connector = 'file', path = 'out.ndjson', format = 
   });
   const pane = new TmuxPane([process.execPath, PIPEC, 'run', 'range.pipe.sql'], d);
   try {
-    // Before the fix, the first draw threw `RangeError: Invalid time value` and the run failed.
-    const s = await pane.waitFor((x) => x.some((l) => STATUS.test(l) && l.includes('wm [ev ?]')), 60_000, 'a status line with the watermark shown as ?');
+    // Once, the 1e17 record moved the watermark out of Date's range and the first status line threw
+    // `RangeError: Invalid time value`. It is out of TIMESTAMP's range, so it is a dead letter; the
+    // formatter's own guard (a `?` for such a time) is unit-tested in status-line.test.ts.
+    const s = await pane.waitFor((x) => x.some((l) => STATUS.test(l) && l.includes('dead 1') && l.includes('wm [ev 2023-12-31 23:59:59]')), 60_000, 'a status line with the dead letter counted');
     assert.ok(!s.some((l) => /RangeError|failed/.test(l)), s.join('\n'));
     // Two more seconds of status lines: still running.
     await new Promise((r) => setTimeout(r, 2000));
@@ -78,7 +85,7 @@ CREATE SINK out FROM ev WITH (connector = 'file', path = 'out.ndjson', format = 
     pane.keys('C-c');
     const code = await pane.waitExit(30_000);
     const screen = pane.screen().filter((l) => l !== '');
-    assert.match(screen[screen.length - 1]!, /^stopped after [\d.]+ s: in 2 records {2}out 2 rows {2}late 0 {2}dead 0 {2}checkpoints \d+ {2}wm \[ev \?\]$/, screen.join('\n'));
+    assert.match(screen[screen.length - 1]!, /^stopped after [\d.]+ s: in \d+ records {2}out 1 rows? {2}late 0 {2}dead 1 {2}checkpoints \d+ {2}wm \[ev 2023-12-31 23:59:59\]$/, screen.join('\n'));
     assert.equal(code, 130, 'Ctrl-C ends the run with 130');
   } finally {
     pane.close();

@@ -23,6 +23,7 @@ import { UNSAFE_CHARS } from '../../src/util/unsafe-text.ts';
 import { sparkMultipartParts, sparkStatements } from '../support/spark-sql-lexer.ts';
 import { runPythonHelper } from '../support/venv.ts';
 import { clickhouseStatements, statementHead } from '../support/clickhouse-sql-split.ts';
+import { GOLDEN_ENV } from '../golden/golden-harness.ts';
 
 const trials = Number(process.env.PIPEC_HOSTILE_TRIALS ?? 20);
 
@@ -68,7 +69,7 @@ CREATE SOURCE ${qi(n.source)} (${qi(n.column)} BIGINT, ${qi(n.column2)} STRING, 
 CREATE VIEW ${qi(n.view)} AS
   SELECT ${qi(n.column)} AS ${qi(n.alias)}, window_start, window_end, COUNT(*) AS n
   FROM TUMBLE(${qi(n.source)}, ts, INTERVAL '1' MINUTE)
-  WHERE ${qi(n.column2)} <> ${qs(n.literal)}
+  WHERE ${qi(n.column2)} <> ${qs(n.literal)} AND ${qi(n.column2)} <> '\${PIPEC_FUZZ_SECRET}'
   GROUP BY ${qi(n.column)}, window_start, window_end
   EMIT ON WINDOW CLOSE ON LATE DROP;
 CREATE CATALOG ${qi(n.catalog)} WITH (type = 'filesystem', warehouse = '\${PIPEC_WAREHOUSE}');
@@ -157,7 +158,11 @@ test(`hostile names (${trials} seeded trials) never break generated JS, SQL, pla
       const dotted = k === 'db' || k === 'chTable' || k === 'ns' || k === 'table';
       n[k] = randomName(rnd, `${k}${i}`, { noDot: dotted, inValue: dotted || k === 'catalog' || k === 'topic' || k === 'literal' });
     }
-    let b = await buildInMemory(spec(n));
+    // Secrets planted in the variables the spec names (issue 21): no value may reach any output.
+    const secret = `s3cr3t${i}x${Math.floor(rnd() * 1e9)}`;
+    const planted: Record<string, string> = { PIPEC_KAFKA_BROKERS: `kafka-${secret}:9092`, PIPEC_CLICKHOUSE_URL: `http://u:${secret}@ch:8123`, PIPEC_FUZZ_SECRET: secret };
+    const env = { get: (name: string) => planted[name] ?? GOLDEN_ENV.get(name) };
+    let b = await buildInMemory(spec(n), 'spec.pipe.sql', { env });
     if (b.errors.length > 0) {
       // A refusal must be a coded diagnostic; path-segment names may be refused (build output
       // paths): then the same trial runs with plain names in those places only.
@@ -167,8 +172,9 @@ test(`hostile names (${trials} seeded trials) never break generated JS, SQL, pla
       }
       refused++;
       for (const k of PATH_KINDS) n[k] = `${k}${i}`;
-      b = await buildInMemory(spec(n));
+      b = await buildInMemory(spec(n), 'spec.pipe.sql', { env });
     }
+    for (const [path, text] of b.files) assert.ok(!text.includes(secret), `trial ${i}: a planted secret is in ${path}`);
     const where = `trial ${i} (${JSON.stringify(n)})`;
     assert.deepEqual(b.errors, [], `${where}\n${spec(n)}`);
     checkRuntime(b, n, where);

@@ -13,6 +13,7 @@ import { printPlanText } from '../../../src/plan/print/text.ts';
 import { createSchemaLoader } from '../../../src/schema/index.ts';
 import type { PlanDoc } from '../../../src/plan/ir.ts';
 import type { PipeFile } from '../../../src/syntax/ast.ts';
+import type { EnvResolver } from '../../../src/syntax/front-end.ts';
 import { GOLDEN_ENV } from '../../golden/golden-harness.ts';
 
 export interface HostileBuild {
@@ -23,10 +24,11 @@ export interface HostileBuild {
   files: Map<string, string>;
 }
 
-export async function buildInMemory(specText: string, path = 'spec.pipe.sql', opts: { targets?: boolean } = {}): Promise<HostileBuild> {
+export async function buildInMemory(specText: string, path = 'spec.pipe.sql', opts: { targets?: boolean; env?: EnvResolver } = {}): Promise<HostileBuild> {
+  const env = opts.env ?? GOLDEN_ENV;
   const diagnostics = new DiagnosticBag();
-  const ast = parseSpecText(path, specText, GOLDEN_ENV, diagnostics);
-  const schemas = createSchemaLoader({ baseDir: process.cwd(), env: GOLDEN_ENV });
+  const ast = parseSpecText(path, specText, env, diagnostics);
+  const schemas = createSchemaLoader({ baseDir: process.cwd(), env });
   const checked = await checkPipeline(ast, { diagnostics, schemas, baseDir: process.cwd(), relFile: path });
   if (checked) lintPipeline(checked, diagnostics);
   applySuppressions(ast, diagnostics);

@@ -5,6 +5,7 @@
 // join's output or has a member in the late sink. Sorted input loses nothing. Seeded, three seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { prng as rng } from '../../fuzz/mutate.ts';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { compileFile } from '../../../src/build/compile.ts';
@@ -35,17 +36,6 @@ ON LATE TO late_rows;
 
 CREATE SINK out FROM paid WITH (connector = 'file', path = 'joined.ndjson', format = 'ndjson');
 `;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const T0 = Date.UTC(2024, 0, 1, 10);
 const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');

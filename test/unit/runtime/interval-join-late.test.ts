@@ -6,6 +6,7 @@
 // joined or has a late member — nothing disappears without being counted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { prng as rng } from '../../fuzz/mutate.ts';
 import { IntervalJoinOp } from '../../../targets/runtime/lib/ops/interval-join.ts';
 import type { Row } from '../../../targets/runtime/lib/ops/types.ts';
 
@@ -14,18 +15,6 @@ interface Ev {
   id: number;
   key: number;
   t: number;
-}
-
-/** mulberry32: a small seeded generator, so a failing seed replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Arrivals with up to `jitter` ms of disorder; after each, the watermark is max time seen - delay. */

@@ -48,7 +48,9 @@ unchanged and with a \`late_by_ms\` column, to the named sink, where they can be
     explain: `An interval join keeps each side's rows only while a row of the other side can still match
 them: once the watermark has passed a row's time, the rows it would have joined may already be
 gone. So a row whose time is below the watermark (minus the view's ALLOWED LATENESS) is late:
-it joins nothing, as in Flink. pipec never drops such rows without a word: say what you want.
+it joins nothing (Flink's DataStream interval join drops such rows too; Flink SQL joins them with
+whatever is still cached, which pipec does not, see docs/language-decisions.md). pipec never drops
+such rows without a word: say what you want.
 
   CREATE VIEW paid AS SELECT ... FROM orders o JOIN payments p ON ... BETWEEN ...
   ALLOWED LATENESS INTERVAL '10' SECOND      -- keep rows matchable 10 s longer (more state)

@@ -185,9 +185,15 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
     try {
       locks.push(CheckpointLock.acquire(ckDir, def.name));
     } catch (e) {
-      if (!(e instanceof LockedError)) throw e;
-      err(`pipec: ${e.message}\n`);
-      return { exitCode: LOCKED_EXIT_CODE };
+      if (e instanceof LockedError) {
+        err(`pipec: ${e.message}\n`);
+        return { exitCode: LOCKED_EXIT_CODE };
+      }
+      // The directory itself cannot be made or written (a file in the way, no permission, no space).
+      const x = e as NodeJS.ErrnoException;
+      if (typeof x?.code !== 'string') throw e;
+      err(`pipec: pipeline '${def.name}': cannot write the checkpoint in ${ckDir}: ${x.code} (${x.message})\n`);
+      return { exitCode: 1 };
     }
     try {
       resumed = readCheckpoint(ckDir);

@@ -190,7 +190,7 @@ test('two runs in one process on one checkpoint directory: the second is refused
 async function bundle(plan: ReturnType<typeof killPlan>): Promise<string> {
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
   const file = path.join(tempDir('pipec-bundle-'), 'pipeline.mjs');
-  writeFileSync(file, files.find((f) => f.path === 'runtime/pipeline.mjs')!.contents);
+  writeFileSync(file, files.find((f) => f.output === 'bundle' && f.path === 'pipeline.mjs')!.contents);
   return file;
 }
 

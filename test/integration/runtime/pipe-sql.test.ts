@@ -63,8 +63,9 @@ test('SESSION (long form, PARTITION BY) and GROUP BY EMIT CHANGES with state_ttl
 test('interval join of a CSV source and an NDJSON source from .pipe.sql (bounds inclusive)', async () => {
   const r = await run('orders-payments.pipe.sql');
   assert.equal(r.exitCode, 0);
-  // o1 paid after 5 min (joins), o3 paid at its order time (BETWEEN is inclusive), o2 paid
-  // after 29 min (outside 10 min), o9 has no order.
+  // o1 paid after 5 min (joins), o3 paid at its order time (BETWEEN is inclusive; its payment is
+  // late by the watermark and joins thanks to the view's ALLOWED LATENESS), o2 paid after 29 min
+  // (outside 10 min), o9 has no order.
   assert.deepEqual(readNdjson(path.join(r.dir, 'joined.ndjson')), [
     { order_id: 'o1', customer_id: 7, amount: '10.50', paid: '10.50', order_ts: '2024-01-01 10:00:00.000', pay_ts: '2024-01-01 10:05:00.000' },
     { order_id: 'o3', customer_id: 7, amount: '5.25', paid: '5.25', order_ts: '2024-01-01 10:02:00.000', pay_ts: '2024-01-01 10:02:00.000' },

@@ -3,7 +3,8 @@
 // allowed lateness) shows that no on-time row of the other side can still match; a LEFT join then
 // emits unmatched left rows padded with NULLs. A row whose time is below that bound is late: the
 // rows it would match may be gone, so it joins nothing and goes to ctx.late (counted, and routed
-// when the view says ON LATE TO), as Flink's interval join drops rows behind the watermark.
+// when the view says ON LATE TO), as Flink's DataStream interval join drops rows behind the
+// watermark (Flink SQL would join it with what is still cached: see docs/language-decisions.md).
 import type { OpContext, Row, StatefulOp } from './types.ts';
 
 export interface IntervalJoinConfig {

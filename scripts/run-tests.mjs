@@ -39,7 +39,8 @@ const child = spawn(
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString('utf8')).slice(-4000);
+  // Long enough to hold the closing counts even when a long list of failures follows them.
+  tail = (tail + chunk.toString('utf8')).slice(-400_000);
 });
 const status = await new Promise((resolve) => child.on('close', (code) => resolve(code)));
 const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)\\s*$`, 'm').exec(tail)?.[1] ?? 0);

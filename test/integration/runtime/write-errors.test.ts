@@ -31,7 +31,9 @@ async function run(spec: string, files: Record<string, string>, checkpointDir?: 
 const source = (format: string, file: string): string =>
   `CREATE SOURCE ev (id INT NOT NULL) WITH (connector = 'file', path = '${file}', format = '${format}');\n`;
 
-test('a full disk under an output file fails the run naming the file and ENOSPC', { skip: !existsSync('/dev/full') }, async () => {
+test('a full disk under an output file fails the run naming the file and ENOSPC', async () => {
+  // /dev/full stands in for a full disk (every Linux has it): without it the test fails, never skips.
+  assert.ok(existsSync('/dev/full'), '/dev/full is missing');
   const r = await run(source('ndjson', 'ev.ndjson') + `CREATE SINK out FROM ev WITH (connector = 'file', path = '/dev/full', format = 'ndjson');`, { 'ev.ndjson': '{"id":1}\n' });
   assert.equal(r.exitCode, 1);
   assert.match(r.stderr, /cannot write the output file \/dev\/full: no space left on the device \(ENOSPC\)/);

@@ -132,11 +132,11 @@ test('without a path, check and build use the specs: folders of pipec.yaml, from
     const b = pipec(['build', '--out', join(dir, 'gen')], { cwd: join(dir, 'deep') });
     assert.equal(b.status, 0, b.stderr);
     assert.ok(existsSync(join(dir, 'gen', 'quickstart', 'plan.txt')));
-    // Without the key the default is specs/; a missing default folder is named.
+    // Without the key the default is specs/; a missing default folder is named, with what to do (exit 2, a usage error).
     writeFileSync(join(dir, 'pipec.yaml'), 'profiles: {}\n');
     const none = pipec(['check'], { cwd: dir });
-    assert.equal(none.status, 1);
-    assert.match(none.stderr, /file-not-found.*'specs'/);
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /no paths given and no specs\/ folder here \(set `specs:` in pipec\.yaml/);
     writeFileSync(join(dir, 'pipec.yaml'), 'specs: 3\n');
     assert.match(pipec(['check'], { cwd: dir }).stderr, /'specs' must be a folder or a list of folders/);
   } finally {

@@ -145,7 +145,7 @@ test('CREATE COMPACTION POLICY: the four actions and the schedule', () => {
   assert.deepEqual(strip(c.actions), [
     { kind: 'rewrite_data_files', fileSizeBelow: { text: '32 MB' }, target: { text: '128 MB' }, minInputFiles: 5 },
     // `0.5 PERCENT` is half of one percent.
-    { kind: 'rewrite_delete_files', deleteRatioAbove: 0.005 },
+    { kind: 'rewrite_delete_files', deleteRatioAbove: 0.005, percentText: '0.5' },
     { kind: 'expire_snapshots', olderThan: { kind: 'interval', ms: 7 * 86_400_000, text: '7', unit: 'day' }, retainLast: 5 },
     { kind: 'remove_orphan_files', olderThan: { kind: 'interval', ms: 3 * 86_400_000, text: '3', unit: 'day' } },
   ]);

@@ -5,24 +5,31 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const venvPython = path.join(repoRoot, 'test', 'services', '.cache', 'venv', 'bin', 'python');
+/** The Python of a named venv: `main` (requirements.txt) or `<name>` (requirements-<name>.txt). */
+export function venvPythonOf(name = 'main'): string {
+  return path.join(repoRoot, 'test', 'services', '.cache', name === 'main' ? 'venv' : `venv-${name}`, 'bin', 'python');
+}
+export const venvPython = venvPythonOf('main');
 const helperDir = path.join(repoRoot, 'test', 'support', 'python');
 
-let ready: Promise<void> | undefined;
+const ready = new Map<string, Promise<void>>();
 
-/** Runs venv.sh once per process: a no-op when the venv matches requirements.txt, an install otherwise. */
-export function ensureVenv(): Promise<void> {
-  ready ??= new Promise<void>((resolve, reject) => {
-    execFile('bash', [path.join(repoRoot, 'test', 'services', 'venv.sh')], { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+/** Runs venv.sh once per process and venv: a no-op when the venv matches its requirements file, an install otherwise. */
+export function ensureVenv(name = 'main'): Promise<void> {
+  const known = ready.get(name);
+  if (known) return known;
+  const building = new Promise<void>((resolve, reject) => {
+    execFile('bash', [path.join(repoRoot, 'test', 'services', 'venv.sh'), name], { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err) {
-        ready = undefined;
+        ready.delete(name);
         reject(new Error(`test/services/venv.sh failed:\n${stdout}${stderr}`));
       } else {
         resolve();
       }
     });
   });
-  return ready;
+  ready.set(name, building);
+  return building;
 }
 
 /** Runs test/support/python/<script> with the venv's Python, feeding `input` on stdin, and parses stdout as JSON. */

@@ -27,6 +27,7 @@ const OPTIONS = {
   'member-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
+  snapshot: { type: 'string' },
 } as const;
 
 /** pipec's own version (package.json), as `pipec --version` prints it. */
@@ -95,6 +96,11 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
     }
     case 'compact':
       return (await import('./commands/compact.ts')).compactCommand(ctx, { file: rest[0] });
+    case 'query': {
+      const qf = v.format ?? 'table';
+      if (qf !== 'table' && qf !== 'csv' && qf !== 'json') return usage(io, `unknown --format '${qf}' (table, csv, json)`);
+      return (await import('./commands/query.ts')).queryCommand(ctx, { sql: rest[0], paths: rest.slice(1), format: qf, snapshot: v.snapshot ?? null });
+    }
     default:
       return usage(io, `unknown command '${command}'`);
   }

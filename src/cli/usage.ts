@@ -84,6 +84,18 @@ stdout (several files: each after a comment naming it). Comments and the notatio
     text: `Runs the pipeline's Iceberg compaction policies once, each action an atomic commit.
 `,
   },
+  query: {
+    synopsis: "pipec query '<sql>' [paths] [--format table|csv|json] [--snapshot ID]",
+    text: `Runs one DuckDB SQL statement over what local runs of the specs wrote. Every file sink
+(NDJSON, Parquet) and Iceberg sink (filesystem or sql catalog) is a table named by the sink,
+also as <pipeline>.<sink>; paths resolve as \`pipec run\` resolves them (against the spec's
+folder). Iceberg tables are read at their current snapshot with deletes applied, by pipec's
+own reader (no DuckDB extension, nothing downloaded). Paths default as for check.
+
+  --format table|csv|json   a text table (default), CSV with a header, or one JSON object a line
+  --snapshot ID             read the Iceberg table that has snapshot ID as of that snapshot
+`,
+  },
   help: {
     synopsis: 'pipec help [command]',
     text: `Prints the overview, or one command's help.

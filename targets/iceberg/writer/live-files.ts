@@ -3,7 +3,7 @@
 // Row lineage (v3): a data file with a null `first_row_id` inherits the manifest's plus the
 // record counts of the data files before it in that manifest that inherit too; the inherited
 // value is put on the file, as it must be written when the file is carried into a new manifest.
-import type { TableMetadata } from './metadata-json.ts';
+import type { SnapshotJson, TableMetadata } from './metadata-json.ts';
 import { currentSnapshot } from './snapshot.ts';
 import { CONTENT, decodeManifest, decodeManifestList, STATUS, type ManifestEntry, type ManifestListEntry } from './manifests.ts';
 import { readBytes } from './file-io.ts';
@@ -14,8 +14,8 @@ export interface LiveFiles {
   entries: { entry: ManifestEntry; manifest: ManifestListEntry; sequenceNumber: bigint }[];
 }
 
-export async function readLiveFiles(meta: TableMetadata): Promise<LiveFiles> {
-  const snap = currentSnapshot(meta);
+/** The live files of the current snapshot, or of `snap` (time travel: `pipec query --snapshot`). */
+export async function readLiveFiles(meta: TableMetadata, snap: SnapshotJson | null = currentSnapshot(meta)): Promise<LiveFiles> {
   if (!snap) return { manifests: [], entries: [] };
   const manifests = await decodeManifestList(readBytes(snap['manifest-list']));
   const entries: LiveFiles['entries'] = [];

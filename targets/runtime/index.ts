@@ -9,6 +9,7 @@ import { jsComment } from './codegen/js-text.ts';
 import { bundlePipeline, packageRoot } from './bundle.ts';
 import { BUNDLE_LOCK_PATH, bundleLock } from './bundle-lock.ts';
 import * as lib from './lib/index.ts';
+import { ALERTS_PATH, prometheusRuleYaml } from './alerts/prometheus-rule.ts';
 import type { PipelineDef } from './lib/pipeline-types.ts';
 
 /** The readable module: `definePipeline(env)` returns the pipeline the runner executes. */
@@ -42,6 +43,7 @@ export const runtimeTarget: Target = {
     if (ctx.diagnosticsOnly) return [{ path: 'runtime/pipeline.gen.mjs', contents: text }];
     const bundle = await bundlePipeline(text);
     return [
+      { path: ALERTS_PATH, contents: prometheusRuleYaml(plan) },
       { path: 'runtime/pipeline.gen.mjs', contents: text },
       { path: BUNDLE_LOCK_PATH, contents: bundleLock(packageRoot(), bundle) },
       { path: 'pipeline.mjs', contents: bundle.text, output: 'bundle' },

@@ -18,6 +18,8 @@ export interface Metrics {
   lag: () => Map<string, { records: number; seconds: number }>;
   /** Connector-specific gauges per source name (`RunningSource.gauges`). */
   gauges: () => Map<string, Record<string, { help: string; value: number }>>;
+  /** Connector-specific counters per sink name (`RunningSink.counters`). */
+  sinkCounters?: () => Map<string, Record<string, { help: string; value: number }>>;
   checkpoints: number;
   lastCheckpointAt: number | null;
   lastCheckpointMs: number;
@@ -47,16 +49,20 @@ export function prometheusText(m: Metrics, now: number): string {
   family('pipec_checkpoints_total', 'counter', 'Checkpoints completed.', [[p, m.checkpoints]]);
   family('pipec_checkpoint_duration_seconds', 'gauge', 'Duration of the last checkpoint.', [[p, m.lastCheckpointMs / 1000]]);
   family('pipec_checkpoint_size_bytes', 'gauge', 'Size of the last checkpoint.', [[p, m.lastCheckpointBytes]]);
-  // Connector gauges, one family per name, in name order (stable output).
-  const byName = new Map<string, { help: string; rows: [string, number][] }>();
-  for (const [source, gs] of m.gauges()) {
-    for (const [name, g] of Object.entries(gs)) {
-      const f = byName.get(name) ?? { help: g.help, rows: [] };
-      f.rows.push([lbl('source', source), g.value]);
-      byName.set(name, f);
+  // Connector gauges (per source) and counters (per sink), one family per name, in name order (stable output).
+  const connectorFamilies = (type: string, label: string, values: Map<string, Record<string, { help: string; value: number }>>): void => {
+    const byName = new Map<string, { help: string; rows: [string, number][] }>();
+    for (const [owner, gs] of values) {
+      for (const [name, g] of Object.entries(gs)) {
+        const f = byName.get(name) ?? { help: g.help, rows: [] };
+        f.rows.push([lbl(label, owner), g.value]);
+        byName.set(name, f);
+      }
     }
-  }
-  for (const name of [...byName.keys()].sort()) family(name, 'gauge', byName.get(name)!.help, byName.get(name)!.rows);
+    for (const name of [...byName.keys()].sort()) family(name, type, byName.get(name)!.help, byName.get(name)!.rows);
+  };
+  connectorFamilies('gauge', 'source', m.gauges());
+  connectorFamilies('counter', 'sink', m.sinkCounters?.() ?? new Map());
   return out.join('\n') + '\n';
 }
 

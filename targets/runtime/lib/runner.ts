@@ -132,6 +132,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
     },
     lag: () => new Map(srcs.flatMap((s) => (s.src.lag ? [[s.src.def.name, s.src.lag()] as const] : []))),
     gauges: () => new Map(srcs.flatMap((s) => (s.src.gauges ? [[s.src.def.name, s.src.gauges()] as const] : []))),
+    sinkCounters: () => new Map([...sinks.values()].flatMap((s) => (s.counters ? [[s.def.name, s.counters()] as const] : []))),
     checkpoints: 0,
     lastCheckpointAt: null,
     lastCheckpointMs: 0,

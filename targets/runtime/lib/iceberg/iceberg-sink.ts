@@ -58,6 +58,8 @@ type CrashPoint = 'before-table-commit' | 'after-table-commit';
 
 /** Rows buffered before a data file is written regardless of size (bounds memory). */
 const MAX_BUFFER_ROWS = 500_000;
+/** A committed data file below this fraction of `target_file_size` counts as small (Iceberg's rewrite_data_files default min-file-size is 75 %). */
+export const SMALL_FILE_FRACTION = 0.75;
 
 export class IcebergSink implements RunningSink {
   rowsOut = 0;
@@ -84,6 +86,9 @@ export class IcebergSink implements RunningSink {
   private upsert: UpsertWriter | null = null;
   /** Scaled out: the "table changed, keys located again" warning was given once. */
   private relocationWarned = false;
+  /** Data files this run committed to the table, and how many of them were small (`/metrics`, alert rules). */
+  private committedFiles = 0;
+  private committedSmallFiles = 0;
 
   constructor(
     readonly def: SinkDef,
@@ -256,6 +261,7 @@ export class IcebergSink implements RunningSink {
       );
       // Only after our own successful commit is it known which files it left out.
       u?.removeUncommitted(parts);
+      this.countCommitted(batches.flatMap((b) => b.files));
     } catch (e) {
       if (!(e instanceof AlreadyCommitted)) throw e instanceof IcebergSinkError ? e : this.label.error('commit failed', e);
     }
@@ -264,6 +270,21 @@ export class IcebergSink implements RunningSink {
     // The next batch is computed against the table as it is after this commit.
     u?.resetWindow();
     this.lastTableCommit = Date.now();
+  }
+
+  private countCommitted(files: DataFile[]): void {
+    this.committedFiles += files.length;
+    this.committedSmallFiles += files.filter((f) => f.fileSizeInBytes < this.spec.targetFileSizeBytes * SMALL_FILE_FRACTION).length;
+  }
+
+  counters(): Record<string, { help: string; value: number }> {
+    return {
+      pipec_iceberg_data_files_committed_total: { help: 'Data files the sink committed to its Iceberg table.', value: this.committedFiles },
+      pipec_iceberg_small_data_files_committed_total: {
+        help: `Committed data files smaller than ${SMALL_FILE_FRACTION * 100} % of the table's target file size.`,
+        value: this.committedSmallFiles,
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -58,6 +58,8 @@ export interface RunningSink {
    * it). A run whose sink cannot write ends at start instead of after its first rows.
    */
   checkTarget?(): Promise<void>;
+  /** Connector-specific counters (e.g. the Iceberg sink's committed data files), exported on `/metrics` with a `sink` label. */
+  counters?(): Record<string, { help: string; value: number }>;
   close(): Promise<void>;
 }
 

@@ -3,11 +3,13 @@ import type { Target, TargetName } from '../plan/target-api.ts';
 import { clickhouseTarget } from '../../targets/clickhouse/index.ts';
 import { runtimeTarget } from '../../targets/runtime/index.ts';
 import { icebergTarget } from '../../targets/iceberg/index.ts';
+import { flinkTarget } from '../../targets/flink/index.ts';
 
 export const TARGETS: Partial<Record<TargetName, Target>> = {
   clickhouse: clickhouseTarget,
   iceberg: icebergTarget,
   runtime: runtimeTarget,
+  flink: flinkTarget,
 };
 
 export const TARGET_NAMES = Object.keys(TARGETS).sort() as TargetName[];

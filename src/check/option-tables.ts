@@ -147,6 +147,8 @@ export const PIPELINE_OPTIONS: OptSpec[] = [
   // 'partitions': each Kafka partition is a task with its own state and watermark, so several
   // runtime processes can share the work (src/check/scale-out.ts refuses what that cannot run).
   { key: 'scale_out', type: oneOf('none', 'partitions') },
+  // Flink target: the job's parallelism in flink/deployment.yaml (the runtime runs one process per member).
+  { key: 'parallelism', type: int(1) },
 ];
 
 export const VIEW_OPTIONS: OptSpec[] = [{ key: 'state_ttl', type: duration }];

@@ -5,7 +5,7 @@
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { PlanDoc } from './ir.ts';
 
-export type TargetName = 'clickhouse' | 'iceberg' | 'runtime';
+export type TargetName = 'clickhouse' | 'iceberg' | 'runtime' | 'flink';
 
 export interface EmittedFile {
   /** Relative to the pipeline's output folder, forward slashes, e.g. `clickhouse.sql`. */

@@ -1,0 +1,272 @@
+// Sources and sinks as Flink tables: one function per connector that maps pipec's options onto
+// the Flink connector's (`kafka`/`upsert-kafka`, `postgres-cdc` of Flink CDC, `filesystem`,
+// `datagen`, `print`, `jdbc` for ClickHouse; Iceberg through an Iceberg catalog). Option values
+// keep their `${VAR}` references as written, so no secret or machine-specific value lands in
+// the script. Differences from the runtime are reported at the source or sink.
+import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/plan/ir.ts';
+import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
+import { ident, interval, str } from './sql-text.ts';
+import { flinkType } from './types.ts';
+
+export type With = [string, string][];
+
+/** An option as written (with `${VAR}` kept), else undefined. */
+const opt = (o: Record<string, IrOption>, key: string): string | undefined => o[key]?.template ?? o[key]?.value;
+
+export const withClause = (w: With): string => `WITH (\n${w.map(([k, v]) => `  ${str(k)} = ${str(v)}`).join(',\n')}\n)`;
+
+// ---------------------------------------------------------------- sources
+
+export interface SourceTable {
+  columns: string[];
+  with: With;
+}
+
+export function sourceTable(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): SourceTable | null {
+  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : s.columns.map((c) => `${ident(c.name)} ${flinkType(c.type)}`);
+  if (!columns) return null;
+  if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
+  if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
+  const w = sourceWith(plan, s, bag);
+  return w ? { columns, with: w } : null;
+}
+
+function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
+  switch (s.connector) {
+    case 'kafka':
+      return kafkaSource(plan, s, bag);
+    case 'postgres-cdc':
+      return postgresCdc(plan, s);
+    case 'file': {
+      const format = s.format === 'csv' ? 'csv' : s.format === 'parquet' ? 'parquet' : 'json';
+      if (format === 'json') bag.report('flink-dead-letters', s.span, { source: s.name });
+      const w: With = [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? ''], ['format', format]];
+      if (opt(s.options, 'follow') === 'true') w.push(['source.monitor-interval', '1 s']);
+      return w;
+    }
+    case 'datagen':
+      return datagenWith(s);
+  }
+}
+
+function formatOptions(s: IrSource, bag: DiagnosticBag, prefix = ''): With | null {
+  switch (s.format) {
+    case 'json':
+    case null:
+      bag.report('flink-dead-letters', s.span, { source: s.name });
+      return [[`${prefix}format`, 'json']];
+    case 'debezium-json':
+      bag.report('flink-dead-letters', s.span, { source: s.name });
+      return [[`${prefix}format`, 'debezium-json']];
+    case 'avro':
+      if (s.schemaRef?.startsWith('registry:')) return [[`${prefix}format`, 'avro-confluent'], ['avro-confluent.url', '${PIPEC_SCHEMA_REGISTRY_URL}']];
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: 'avro', reason: 'without a schema registry Flink has no writer schema for the records' });
+      return null;
+    case 'protobuf':
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: 'protobuf', reason: "Flink's protobuf format needs a Java class compiled from the .proto file" });
+      return null;
+    default:
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: s.format, reason: 'Kafka records in this format have no Flink decoder' });
+      return null;
+  }
+}
+
+function kafkaSource(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
+  const format = formatOptions(s, bag);
+  if (!format) return null;
+  const startup = opt(s.options, 'startup') ?? 'committed';
+  const w: With = [
+    ['connector', 'kafka'],
+    ['topic', opt(s.options, 'topic') ?? ''],
+    ['properties.bootstrap.servers', opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}'],
+    // Never the runtime's group (pipec-<p>-<src>) nor the ClickHouse target's: the two would split the partitions.
+    ['properties.group.id', opt(s.options, 'group_id') ?? `pipec-${plan.pipeline.name}-${s.name}-flink`],
+    ['scan.startup.mode', startup === 'earliest' ? 'earliest-offset' : startup === 'latest' ? 'latest-offset' : 'group-offsets'],
+  ];
+  if (startup === 'committed') w.push(['properties.auto.offset.reset', 'earliest']);
+  if (s.messageKey?.length) w.push(['key.format', 'json'], ['key.fields', s.messageKey.join(';')]);
+  return [...w, ...format];
+}
+
+/** `postgres://user:password@host:port/db` (as written, `${VAR}`s kept) → Flink CDC's separate options. */
+function postgresCdc(plan: PlanDoc, s: IrSource): With {
+  const dsn = opt(s.options, 'dsn') ?? '';
+  const m = /^postgres(?:ql)?:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^:/?]*)(?::([^/?]*))?\/([^?]*)/.exec(dsn);
+  const [schema, table] = (opt(s.options, 'table') ?? '').includes('.') ? (opt(s.options, 'table') ?? '').split('.', 2) : ['public', opt(s.options, 'table') ?? ''];
+  const w: With = [
+    ['connector', 'postgres-cdc'],
+    ['hostname', m?.[3] ?? ''],
+    ['port', m?.[4] ?? '5432'],
+    ['username', decodeURIComponent(m?.[1] ?? '')],
+    ['password', decodeURIComponent(m?.[2] ?? '')],
+    ['database-name', m?.[5] ?? ''],
+    ['schema-name', schema!],
+    ['table-name', table!],
+    ['slot.name', opt(s.options, 'slot') ?? `pipec_${plan.pipeline.name}_${s.name}_flink`.toLowerCase().replace(/[^a-z0-9_]/g, '_')],
+    ['decoding.plugin.name', 'pgoutput'],
+    ['scan.startup.mode', opt(s.options, 'snapshot') === 'never' ? 'latest-offset' : 'initial'],
+  ];
+  const publication = opt(s.options, 'publication');
+  if (publication) w.push(['debezium.publication.name', publication]);
+  return w;
+}
+
+/**
+ * Datagen: a hidden row counter `__row` drives every sequence column (timestamps included, which
+ * Flink's datagen cannot sequence) as a computed column, so sequences equal pipec's; random
+ * columns use Flink's generator, choice columns pick by a random index.
+ */
+function datagenColumns(s: IrSource, bag: DiagnosticBag): string[] {
+  const cols = ['`__row` BIGINT'];
+  const random: string[] = [];
+  for (const c of s.columns) {
+    const kind = opt(s.options, `fields.${c.name}.kind`) ?? 'random';
+    const min = opt(s.options, `fields.${c.name}.min`);
+    const step = opt(s.options, `fields.${c.name}.step`);
+    if (kind === 'sequence') {
+      if (c.type.kind === 'timestamp') {
+        const start = min ? Date.parse(min.replace(' ', 'T') + 'Z') : 0;
+        const stepMs = step ? durationMs(step) : 1000;
+        cols.push(`${ident(c.name)} AS CAST(TO_TIMESTAMP_LTZ(${start} + \`__row\` * ${stepMs}, 3) AS ${flinkType(c.type, false)})`);
+      } else {
+        cols.push(`${ident(c.name)} AS CAST(${min ?? '0'} + \`__row\` * ${step ?? '1'} AS ${flinkType(c.type, false)})`);
+      }
+    } else if (kind === 'choice') {
+      const values = (opt(s.options, `fields.${c.name}.values`) ?? '').split(',');
+      cols.push(`\`__choice_${c.name}\` INT`);
+      cols.push(`${ident(c.name)} AS CASE \`__choice_${c.name}\` ${values.map((v, i) => `WHEN ${i} THEN ${str(v)}`).join(' ')} END`);
+      random.push(c.name);
+    } else {
+      cols.push(`${ident(c.name)} ${flinkType(c.type)}`);
+      random.push(c.name);
+    }
+  }
+  if (random.length) bag.report('flink-datagen-values', s.span, { source: s.name, columns: random.join(', ') });
+  return cols;
+}
+
+function datagenWith(s: IrSource): With {
+  const total = opt(s.options, 'total_rows');
+  const w: With = [['connector', 'datagen']];
+  if (total) w.push(['number-of-rows', total]);
+  const rate = opt(s.options, 'rows_per_second');
+  if (rate) w.push(['rows-per-second', rate]);
+  w.push(['fields.__row.kind', 'sequence'], ['fields.__row.start', '0'], ['fields.__row.end', total ? String(Number(total) - 1) : '9223372036854775806']);
+  for (const c of s.columns) {
+    const kind = opt(s.options, `fields.${c.name}.kind`) ?? 'random';
+    if (kind === 'sequence') continue;
+    if (kind === 'choice') {
+      const n = (opt(s.options, `fields.${c.name}.values`) ?? '').split(',').length;
+      w.push([`fields.__choice_${c.name}.kind`, 'random'], [`fields.__choice_${c.name}.min`, '0'], [`fields.__choice_${c.name}.max`, String(n - 1)]);
+      continue;
+    }
+    w.push([`fields.${c.name}.kind`, 'random']);
+    const min = opt(s.options, `fields.${c.name}.min`);
+    const max = opt(s.options, `fields.${c.name}.max`);
+    if (min !== undefined && c.type.kind !== 'string') w.push([`fields.${c.name}.min`, min]);
+    if (max !== undefined && c.type.kind !== 'string') w.push([`fields.${c.name}.max`, max]);
+    const nulls = opt(s.options, `fields.${c.name}.null_rate`);
+    if (nulls !== undefined) w.push([`fields.${c.name}.null-rate`, nulls]);
+  }
+  return w;
+}
+
+/** `30 ms`, `2 s`, `1 min` (datagen steps) → milliseconds. */
+function durationMs(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|second|seconds|min|minute|minutes|h|hour|hours)?\s*$/i.exec(text);
+  if (!m) return 1000;
+  const n = Number(m[1]);
+  const u = (m[2] ?? 's').toLowerCase();
+  return u === 'ms' ? n : u.startsWith('s') ? n * 1000 : u.startsWith('m') ? n * 60_000 : n * 3_600_000;
+}
+
+// ---------------------------------------------------------------- sinks
+
+export interface SinkTable {
+  /** `CREATE TEMPORARY TABLE` columns and options; null for Iceberg (a catalog table). */
+  columns: string[];
+  with: With;
+}
+
+export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTable | null {
+  const columns = s.schema.map((c) => `${ident(c.name)} ${flinkType(c.type)}`);
+  const keyed = s.changelog !== 'append' && s.upsertKey?.length;
+  if (keyed) columns.push(`PRIMARY KEY (${s.upsertKey!.map(ident).join(', ')}) NOT ENFORCED`);
+  switch (s.connector) {
+    case 'kafka': {
+      const k = s.kafka!;
+      const brokers = opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}';
+      if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json']] };
+      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['format', 'json'], ['sink.delivery-guarantee', k.delivery]];
+      if (k.delivery === 'exactly-once') w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
+      if (k.key?.length) w.push(['key.format', 'json'], ['key.fields', k.key.join(';')]);
+      return { columns, with: w };
+    }
+    case 'file':
+      bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
+      return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', s.file?.format === 'parquet' ? 'parquet' : 'json']] };
+    case 'stdout':
+      return { columns, with: [['connector', 'print']] };
+    case 'clickhouse': {
+      bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'deduplicated by insert tokens', flink: 'at-least-once through the JDBC connector' });
+      const url = (opt(s.options, 'url') ?? '${PIPEC_CLICKHOUSE_URL}').replace(/^https?:\/\//, 'jdbc:clickhouse://');
+      const w: With = [['connector', 'jdbc'], ['url', url], ['table-name', s.clickhouse?.table ?? s.name]];
+      const user = opt(s.options, 'user');
+      if (user) w.push(['username', user]);
+      const password = opt(s.options, 'password');
+      if (password) w.push(['password', password]);
+      return { columns, with: w };
+    }
+    case 'iceberg':
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------- Iceberg catalogs and tables
+
+export function catalogWith(c: IrCatalog): With {
+  const o = (k: string) => opt(c.options, k);
+  switch (c.type) {
+    case 'filesystem':
+      return [['type', 'iceberg'], ['catalog-type', 'hadoop'], ['warehouse', o('warehouse') ?? '']];
+    case 'rest': {
+      const w: With = [['type', 'iceberg'], ['catalog-type', 'rest'], ['uri', o('uri') ?? '']];
+      if (o('warehouse')) w.push(['warehouse', o('warehouse')!]);
+      if (o('credential')) w.push(['credential', o('credential')!]);
+      if (o('token')) w.push(['token', o('token')!]);
+      return w;
+    }
+    case 'sql': {
+      const w: With = [['type', 'iceberg'], ['catalog-impl', 'org.apache.iceberg.jdbc.JdbcCatalog'], ['uri', jdbcUri(o('uri') ?? '')], ['warehouse', o('warehouse') ?? '']];
+      if (o('user')) w.push(['jdbc.user', o('user')!]);
+      if (o('password')) w.push(['jdbc.password', o('password')!]);
+      return w;
+    }
+  }
+}
+
+/** pipec's SQL-catalog URIs (`sqlite:///x.db`, `postgresql://...`) as JDBC URLs. */
+function jdbcUri(uri: string): string {
+  if (uri.startsWith('jdbc:')) return uri;
+  const sqlite = /^sqlite:\/\/\/?(.*)$/.exec(uri);
+  if (sqlite) return `jdbc:sqlite:${sqlite[1]}`;
+  return `jdbc:${uri.replace(/^postgres:/, 'postgresql:')}`;
+}
+
+/** The Iceberg table's DDL when Flink can declare its partitioning; null (reported) otherwise. */
+export function icebergTableDdl(s: IrSink, table: string, bag: DiagnosticBag): string | null {
+  const ice = s.iceberg!;
+  if (ice.partitionBy.some((p) => p.transform !== 'identity')) {
+    bag.report('flink-iceberg-partition-transform', s.span, { sink: s.name, table: ice.table });
+    return null;
+  }
+  const cols = s.schema.map((c) => `  ${ident(c.name)} ${flinkType(c.type)}`);
+  const keyed = s.changelog !== 'append' && s.upsertKey?.length;
+  if (keyed) cols.push(`  PRIMARY KEY (${s.upsertKey!.map(ident).join(', ')}) NOT ENFORCED`);
+  const parts = ice.partitionBy.length ? `\nPARTITIONED BY (${ice.partitionBy.map((p) => ident(p.column)).join(', ')})` : '';
+  const w: With = [['format-version', String(ice.formatVersion)], ['write.target-file-size-bytes', String(ice.targetFileSizeBytes)]];
+  if (keyed) w.push(['write.upsert.enabled', 'true']);
+  if (ice.writeMode === 'merge-on-read') w.push(['write.delete.mode', 'merge-on-read'], ['write.update.mode', 'merge-on-read']);
+  return `CREATE TABLE IF NOT EXISTS ${table} (\n${cols.join(',\n')}\n)${parts}\n${withClause(w)};`;
+}
+

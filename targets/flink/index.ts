@@ -1,0 +1,21 @@
+// The Flink SQL target: `flink/pipeline.sql` (one script for the SQL client) and
+// `flink/deployment.yaml` (Flink Kubernetes Operator). Semantic differences from the runtime are
+// coded diagnostics (src/diagnostics/codes/flink.ts), never a silent change of meaning.
+import type { PlanDoc } from '../../src/plan/ir.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import { emitFlinkScript } from './emit.ts';
+import { deploymentYaml } from './deployment.ts';
+
+export { emitFlinkScript };
+
+export const flinkTarget: Target = {
+  name: 'flink',
+  appliesTo: () => true,
+  async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
+    const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics);
+    return [
+      { path: 'flink/pipeline.sql', contents: sql },
+      { path: 'flink/deployment.yaml', contents: deploymentYaml(plan, sql, jars) },
+    ];
+  },
+};

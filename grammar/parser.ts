@@ -3,7 +3,7 @@
 // parser-expr.ts. Meaning (types, units, which call is TRIM) is given by src/syntax/sql/.
 import { EarlyExitException, NoViableAltException, type IParserErrorMessageProvider, type IToken } from 'chevrotain';
 import * as L from './lexer.ts';
-import { recordingMessageProvider } from './errors.ts';
+import { recordingMessageProvider } from './message-provider.ts';
 import { QueryGrammar } from './parser-query.ts';
 
 const K = L.KW;
@@ -298,7 +298,7 @@ interface ParserInternals {
  * Bounds error recovery (docs/security.md "Compiler limits"). Chevrotain builds each error's
  * "expected ..." text from lookahead paths computed afresh per error; re-syncing through a long
  * list (`IN (0, 1, ... 1000)` where no IN may stand) raised thousands of them: 45 s. Only a
- * statement's first error is reported (grammar/index.ts), so later ones get an empty message,
+ * statement's first error is reported (src/syntax/sql/index.ts), so later ones get an empty message,
  * and after MAX_RECOVERED_ERRORS the statement is abandoned.
  */
 function installRecoveryLimits(parser: PipeSqlParser): void {

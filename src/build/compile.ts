@@ -3,7 +3,7 @@
 // as far as it meaningfully can, so a file's mistakes are all reported in one run.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parsePipeSql } from '../../grammar/index.ts';
+import { parsePipeSql } from '../syntax/sql/index.ts';
 import { parsePipeYaml } from '../syntax/yaml/index.ts';
 import { checkPipeline } from '../check/index.ts';
 import { lintPipeline } from '../lint/index.ts';

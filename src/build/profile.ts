@@ -6,6 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { EnvResolver } from '../syntax/front-end.ts';
 
+export type { EnvResolver };
+
 export interface ProjectConfig {
   /** Folder holding pipec.yaml, or the starting folder when there is none. */
   root: string;

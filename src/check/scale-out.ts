@@ -10,14 +10,7 @@ import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { Span } from '../diagnostics/span.ts';
 import type { CreateSourceStmt } from '../syntax/ast.ts';
 import type { GroupAggOp, IrSource, PlanDoc, WindowAggOp } from '../plan/ir.ts';
-import { PlanIndex } from '../lint/plan-index.ts';
-
-export type ScaleOut = 'none' | 'partitions';
-
-/** The plan's scale-out mode (the checker stores the option lower-cased, so this is exact). */
-export function scaleOutOf(plan: PlanDoc): ScaleOut {
-  return plan.pipeline.options['scale_out']?.value === 'partitions' ? 'partitions' : 'none';
-}
+import { PlanIndex, scaleOutOf } from '../plan/plan-index.ts';
 
 export interface ScaleOutInput {
   plan: PlanDoc;

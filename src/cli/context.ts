@@ -5,7 +5,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { diagnosticsToJson, renderDiagnostics, summaryLine } from '../diagnostics/render.ts';
 import { findProjectConfig, profileEnv, resolverOf } from '../build/profile.ts';
-import type { EnvResolver } from '../syntax/front-end.ts';
+import type { EnvResolver } from '../build/profile.ts';
 
 export interface CliIo {
   stdout: (s: string) => void;

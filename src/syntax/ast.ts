@@ -1,8 +1,9 @@
-// The syntax tree both front ends (.pipe.sql via grammar/, .pipe.yaml via ./yaml/) produce.
+// The syntax tree both front ends (.pipe.sql via ./sql/, .pipe.yaml via ./yaml/) produce.
 // Tagged unions with a literal `kind`; every node carries its span. Meaning (names, types,
 // durations) is resolved later by src/check/, which turns this tree into the plan IR.
 import type { Span } from '../diagnostics/span.ts';
 import type { SqlType } from '../types/sql-type.ts';
+import type { TimeUnit } from '../types/time-unit.ts';
 
 export interface Ident {
   /** Case-folded (lower-case) unless the identifier was "quoted". */
@@ -247,7 +248,7 @@ export interface SubqueryRef {
 
 // ---------------------------------------------------------------- expressions
 
-export type TimeUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type { TimeUnit } from '../types/time-unit.ts';
 
 export interface IntervalLit {
   kind: 'interval';

@@ -3,7 +3,7 @@
 import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
 import { specPath } from '../../build/discover.ts';
-import { runCompaction } from '../../../targets/iceberg/compact.ts';
+import { runCompaction } from '../../build/compact.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface CompactArgs {

@@ -3,7 +3,7 @@
 import { dirname, resolve } from 'node:path';
 import { compileFile } from '../../build/compile.ts';
 import { specPath } from '../../build/discover.ts';
-import { runPipeline } from '../../../targets/runtime/index.ts';
+import { runPipeline } from '../../build/run.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface RunArgs {

@@ -1,9 +1,8 @@
 // Lints on the grouping key of aggregations: a key that differs from the Kafka message key
 // (repartition needed to scale out), and a key with only a few distinct values (hot partition).
 import type { GroupAggOp, WindowAggOp } from '../../plan/ir.ts';
-import { columnCardinality, type SourceColumn } from '../plan-index.ts';
+import { columnCardinality, scaleOutOf, type SourceColumn } from '../../plan/plan-index.ts';
 import type { LintContext, LintRule } from '../rule.ts';
-import { scaleOutOf } from '../../check/scale-out.ts';
 
 /** Grouping keys with at most this many distinct values in total make a hot partition. */
 export const HOT_PARTITION_LIMIT = 16;

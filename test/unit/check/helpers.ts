@@ -2,7 +2,7 @@
 // real schema loader rooted at specs/ (or a stub where a test says so), and look diagnostics up.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePipeSql } from '../../../grammar/index.ts';
+import { parsePipeSql } from '../../../src/syntax/sql/index.ts';
 import { checkPipeline } from '../../../src/check/index.ts';
 import { createSchemaLoader } from '../../../src/schema/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';

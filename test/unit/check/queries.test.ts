@@ -46,7 +46,7 @@ CREATE VIEW h AS SELECT k, window_start, SUM(c) AS c FROM TUMBLE(m, window_time,
 });
 
 test('a statement with a syntax error is not checked further, and neither are its readers', async () => {
-  const { parsePipeSql } = await import('../../../grammar/index.ts');
+  const { parsePipeSql } = await import('../../../src/syntax/sql/index.ts');
   const { DiagnosticBag } = await import('../../../src/diagnostics/bag.ts');
   const { checkPipeline } = await import('../../../src/check/index.ts');
   const { stubSchemas } = await import('./helpers.ts');

@@ -2,7 +2,7 @@
 // the same tree after a round trip, ${VAR} kept as written, minimal quoting and parentheses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql, parseSqlExpr } from '../../../grammar/index.ts';
+import { parsePipeSql, parseSqlExpr } from '../../../src/syntax/sql/index.ts';
 import { formatSql } from '../../../src/syntax/format/to-sql.ts';
 import { expr as formatExpr } from '../../../src/syntax/format/to-sql-expr.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';

@@ -2,7 +2,7 @@
 // position counted by hand, and the expected tokens in words; no statement hides the next.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../grammar/index.ts';
+import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../src/syntax/sql/index.ts';
 import { fixture, makeCtx } from './helpers.ts';
 
 test('a file with many mistakes reports each of them at its line:col', () => {

@@ -2,7 +2,7 @@
 // names, types, window sizes in ms, emit/lateness, options with ${VAR}, and exact spans.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql } from '../../../grammar/index.ts';
+import { parsePipeSql } from '../../../src/syntax/sql/index.ts';
 import { PipeSqlParser } from '../../../grammar/parser.ts';
 import type { CreateSourceStmt, CreateViewStmt, CreateSinkStmt, CreateCompactionStmt, Statement, WindowTvf, SelectQuery } from '../../../src/syntax/ast.ts';
 import { at, fixture, makeCtx, strip, FIXTURE_NAMES } from './helpers.ts';

@@ -2,7 +2,7 @@
 // Trees are compared as S-expressions written by hand (an independent printer, not the formatter).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../grammar/index.ts';
+import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../src/syntax/sql/index.ts';
 import type { Expr, SelectQuery } from '../../../src/syntax/ast.ts';
 import { LineMap } from '../../../src/diagnostics/span.ts';
 import { at, makeCtx, strip } from './helpers.ts';

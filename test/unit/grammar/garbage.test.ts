@@ -3,7 +3,7 @@
 // mutated file still parses cleanly, its formatting is idempotent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../grammar/index.ts';
+import { parsePipeSql, parseSqlExpr, parseSqlQuery } from '../../../src/syntax/sql/index.ts';
 import { formatSql } from '../../../src/syntax/format/to-sql.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import type { FrontEndContext } from '../../../src/syntax/front-end.ts';

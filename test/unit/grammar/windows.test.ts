@@ -2,7 +2,7 @@
 // longForm and spans); durations are in ms; SESSION's PARTITION BY is split off the time column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSqlQuery } from '../../../grammar/index.ts';
+import { parseSqlQuery } from '../../../src/syntax/sql/index.ts';
 import type { SelectQuery, WindowTvf } from '../../../src/syntax/ast.ts';
 import { makeCtx, strip } from './helpers.ts';
 

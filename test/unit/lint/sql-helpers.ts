@@ -2,7 +2,7 @@
 // optimizer), for lint/optimizer/printer tests that start from the language itself.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePipeSql } from '../../../grammar/index.ts';
+import { parsePipeSql } from '../../../src/syntax/sql/index.ts';
 import { checkPipeline } from '../../../src/check/index.ts';
 import { createSchemaLoader } from '../../../src/schema/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';

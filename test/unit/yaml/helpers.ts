@@ -4,7 +4,7 @@ import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import type { PipeFile } from '../../../src/syntax/ast.ts';
 import type { FrontEndContext } from '../../../src/syntax/front-end.ts';
 import { parsePipeYaml } from '../../../src/syntax/yaml/index.ts';
-import { parsePipeSql } from '../../../grammar/index.ts';
+import { parsePipeSql } from '../../../src/syntax/sql/index.ts';
 
 export const FIXTURES = new URL('../../fixtures/yaml/', import.meta.url);
 

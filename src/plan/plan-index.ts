@@ -1,8 +1,8 @@
-// Read-only lookups over a PlanDoc that several lints share: operators by id, which view or
-// sink an operator belongs to (for messages), column lineage back to source columns, and the
-// sources upstream of an operator.
+// Read-only lookups over a PlanDoc that the lints and the checker's scale-out pass share:
+// operators by id, which view or sink an operator belongs to (for messages), column lineage
+// back to source columns, the sources upstream of an operator, and the scale-out mode.
 import { assertNever } from '../util/assert-never.ts';
-import type { IrColumn, IrOperator, IrSink, IrSource, PlanDoc } from '../plan/ir.ts';
+import type { IrColumn, IrOperator, IrSink, IrSource, PlanDoc } from './ir.ts';
 
 export interface SourceColumn {
   source: IrSource;
@@ -140,4 +140,11 @@ export function columnCardinality(sc: SourceColumn): number | null {
     if (kind === 'choice' && values !== undefined) return new Set(values.split(',').map((v) => v.trim()).filter((v) => v !== '')).size;
   }
   return null;
+}
+
+export type ScaleOut = 'none' | 'partitions';
+
+/** The plan's scale-out mode (the checker stores the option lower-cased, so this is exact). */
+export function scaleOutOf(plan: PlanDoc): ScaleOut {
+  return plan.pipeline.options['scale_out']?.value === 'partitions' ? 'partitions' : 'none';
 }

@@ -2,15 +2,15 @@
 // Statements are split at `;` (and at a `CREATE` that lacks one) before parsing, so a broken
 // statement never hides the next one; every syntax error of the file is reported in one run.
 import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
-import type { Expr, PipeFile, Query, SourceComment, Statement, Suppression } from '../src/syntax/ast.ts';
-import type { FragmentOrigin, FrontEndContext } from '../src/syntax/front-end.ts';
-import { IncompleteCst, SpanMaker } from '../src/syntax/sql/cst.ts';
-import { buildAst } from '../src/syntax/sql/ast-builder.ts';
-import * as L from './lexer.ts';
-import { pipeParser, RecoveryLimit, type StartRule } from './parser.ts';
-import { firstTooDeepNode, firstTooDeepToken, MAX_NESTING_DEPTH } from '../src/syntax/nesting.ts';
-import type { Span } from '../src/diagnostics/span.ts';
-import { reportParseError, type ParseErrorContext, type TokenIndex } from './errors.ts';
+import type { Expr, PipeFile, Query, SourceComment, Statement, Suppression } from '../ast.ts';
+import type { FragmentOrigin, FrontEndContext } from '../front-end.ts';
+import { IncompleteCst, SpanMaker } from './cst.ts';
+import { buildAst } from './ast-builder.ts';
+import * as L from '../../../grammar/lexer.ts';
+import { pipeParser, RecoveryLimit, type StartRule } from '../../../grammar/parser.ts';
+import { firstTooDeepNode, firstTooDeepToken, MAX_NESTING_DEPTH } from '../nesting.ts';
+import type { Span } from '../../diagnostics/span.ts';
+import { reportParseError, type ParseErrorContext, type TokenIndex } from './parse-errors.ts';
 
 const TOKEN_INDEX: TokenIndex = new Map(L.allTokens.map((t) => [t.name, t] as [string, TokenType]));
 const SOFT_WORDS: ReadonlySet<string> = new Set(

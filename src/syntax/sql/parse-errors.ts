@@ -1,21 +1,9 @@
 // Turns Chevrotain's recognition errors into coded diagnostics with the expected tokens in
 // human words ("expected ')' or ','"), plus targeted messages for common slips.
-import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from 'chevrotain';
+import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
 import { EOF } from 'chevrotain';
-import type { Span } from '../src/diagnostics/span.ts';
-import type { SpanMaker } from '../src/syntax/sql/cst.ts';
-
-/**
- * The provider only records which token types were expected (as JSON); wording happens in
- * `reportParseError`, which knows the statement and can ask for a complete expected set.
- */
-export const recordingMessageProvider: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected }) => JSON.stringify([expected.name]),
-  buildNotAllInputParsedMessage: () => JSON.stringify(['Semicolon']),
-  buildNoViableAltMessage: ({ expectedPathsPerAlt }) =>
-    JSON.stringify(expectedPathsPerAlt.flatMap((alt) => alt.map((path) => path[0]?.name ?? 'EOF'))),
-  buildEarlyExitMessage: ({ expectedIterationPaths }) => JSON.stringify(expectedIterationPaths.map((path) => path[0]?.name ?? 'EOF')),
-};
+import type { Span } from '../../diagnostics/span.ts';
+import type { SpanMaker } from './cst.ts';
 
 /** Tokens that continue an expression: all shown as "an operator" when an operator may follow. */
 const CONTINUATIONS = new Set(['BinOp', 'ArithOp', 'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'AND', 'OR']);

@@ -1,0 +1,207 @@
+// Layering held by a test (issue 15.5): which folder may import which, following the phase
+// order of DESIGN.md / STYLE.md ("phases talk through one serializable IR; a target never
+// reaches into the parser; the parser never knows a target"), read from the real import graph
+// of grammar/, src/ and targets/. Also: no import cycle between any two folders, and the
+// runtime library (shipped as source, bundled into pipelines without the compiler) reaches at
+// run time only files the npm package ships.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  folderCycles,
+  cyclesOf,
+  importsInText,
+  layerOf,
+  layeringViolations,
+  readImportGraph,
+  sourceFiles,
+  valueClosure,
+  type ImportEdge,
+  type Layers,
+} from '../support/import-graph.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const TREE = ['grammar', 'src', 'targets'];
+
+/** Leaves every layer may use: helpers, the diagnostics API, the SQL type model. */
+const LEAVES = ['src/util', 'src/diagnostics', 'src/types'];
+
+/**
+ * The allowed-imports matrix, bottom (leaves) to top (the CLI). A layer may import itself and
+ * what `may` lists; `mayTypes` only through erased `import type` (nothing of it is bundled).
+ */
+export const LAYERS: Layers = {
+  // ---- leaves
+  'src/util': { may: [], why: 'src/util holds leaf helpers every layer uses; it imports nothing of the tree.' },
+  'src/shared': {
+    may: [],
+    why: 'src/shared is code the shipped runtime library runs as well as the compiler; it imports only Node and npm packages.',
+  },
+  'src/diagnostics': { may: ['src/util'], why: 'the diagnostics API is below every phase.' },
+  'src/types': { may: ['src/util'], why: 'the SQL type model is part of the IR and below every phase.' },
+  // ---- front end
+  grammar: { may: [], why: 'grammar/ is the pure language definition (lexer, parser); the driver and the AST live in src/syntax.' },
+  'src/syntax': { may: ['grammar', ...LEAVES], why: 'the front ends know the grammar, never the checker, the plan or a target.' },
+  'src/schema': {
+    may: ['src/syntax', 'src/shared', ...LEAVES],
+    why: 'schema sources map external schemas into the type model for the checker; they know no plan.',
+  },
+  // ---- the IR and the phases that make and read it
+  'src/plan': { may: [...LEAVES], why: 'the plan IR is plain data below the phases; it must not know the AST it was made from.' },
+  'src/plan/optimize': { may: ['src/plan', ...LEAVES], why: 'optimizer passes are PlanDoc → PlanDoc.' },
+  'src/plan/print': { may: ['src/plan', ...LEAVES], why: 'the printers read the plan only.' },
+  'src/check': {
+    may: ['src/syntax', 'src/schema', 'src/plan', 'src/shared', ...LEAVES],
+    why: 'the checker turns the AST into the plan; it runs before the lints and never calls them.',
+  },
+  'src/lint': {
+    may: ['src/plan', 'src/plan/optimize', 'src/plan/print', ...LEAVES],
+    why: 'lints read the checked plan only (shared plan queries live in src/plan; constant folding and the printers are pure functions of it).',
+  },
+  // ---- targets: the IR and the diagnostics API only (STYLE.md 1)
+  'targets/clickhouse': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
+  // With its writer (targets/iceberg/writer/), which pipeline bundles run: what the runtime
+  // library reaches of it is held to the package and away from the compiler by the last test.
+  'targets/iceberg': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
+  'targets/runtime': {
+    may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'package.json', ...LEAVES],
+    why: 'the runtime target reads only the plan IR and the diagnostics API.',
+  },
+  'targets/runtime/codegen': {
+    may: ['targets/runtime/lib', 'targets/iceberg', 'src/plan', ...LEAVES],
+    why: 'runtime codegen reads the plan IR (and the Iceberg table layout it writes to), never a phase.',
+  },
+  'targets/runtime/lib': {
+    may: ['src/shared', 'targets/iceberg'],
+    mayTypes: ['src/plan', 'src/types'],
+    why: 'the runtime library is shipped as source and bundled into pipelines without the compiler; shared code goes to src/shared.',
+  },
+  // ---- drivers and entry points
+  'src/build': {
+    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'targets/clickhouse', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
+    why: 'the driver knows every phase and every target, and nothing above it.',
+  },
+  'src/api.ts': {
+    may: ['src/build', 'src/syntax', 'src/plan', 'src/plan/print', ...LEAVES],
+    why: 'the library API calls the driver and exposes the IR and the formatter.',
+  },
+  'src/cli': {
+    may: ['src/build', 'src/api.ts', 'src/plan/print', 'src/diagnostics', 'src/util', 'package.json'],
+    why: 'the CLI calls src/build (and src/api.ts), prints with the diagnostics renderer and the plan printers; never a phase or a target.',
+  },
+  'package.json': { may: [], why: 'package.json is data.' },
+};
+
+let read: ImportEdge[] | null = null;
+/** Parsing every file takes seconds: read once for all the tests of this file. */
+function graph(): ImportEdge[] {
+  read ??= readImportGraph(ROOT, TREE);
+  return read;
+}
+const layer = (f: string): string => layerOf(f, LAYERS) ?? f;
+
+test('every import between folders follows the allowed-imports matrix', () => {
+  const bad = layeringViolations(graph(), LAYERS);
+  assert.deepEqual(bad, [], `wrong-way imports:\n  ${bad.join('\n  ')}`);
+});
+
+test('no import cycle between any two layers', () => {
+  const cycles = folderCycles(graph(), layer);
+  assert.deepEqual(cycles, [], cycles.join('\n'));
+});
+
+test('the matrix itself is acyclic and names only layers it defines', () => {
+  const arrows = new Map(Object.entries(LAYERS).map(([k, v]) => [k, new Set([...v.may, ...(v.mayTypes ?? [])])]));
+  for (const [k, s] of arrows) for (const t of s) assert.ok(t in LAYERS, `${k} names an unknown layer ${t}`);
+  assert.deepEqual(cyclesOf(arrows.keys(), arrows), []);
+});
+
+test('every source file belongs to a layer', () => {
+  const orphans = sourceFiles(ROOT, TREE).filter((f) => layerOf(f, LAYERS) === null);
+  assert.deepEqual(orphans, [], 'add these folders to LAYERS in test/unit/layering.test.ts');
+});
+
+test('what the runtime library runs is in the npm package and is not the compiler', () => {
+  const edges = graph();
+  const lib = sourceFiles(ROOT, ['targets/runtime/lib']);
+  const files: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).files;
+  const shipped = (f: string): boolean => files.some((p) => (p.endsWith('/') ? f.startsWith(p) : f === p));
+  const compilerLayers = new Set(['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/build', 'src/cli', 'src/api.ts', 'grammar']);
+  const bad: string[] = [];
+  for (const [f, via] of valueClosure(edges, lib)) {
+    const how = via ? ` (reached through ${via.from}:${via.line} '${via.specifier}')` : '';
+    if (!shipped(f)) bad.push(`${f} is not in package.json "files"${how}`);
+    if (compilerLayers.has(layerOf(f, LAYERS) ?? '')) bad.push(`${f} is compiler code${how}`);
+  }
+  assert.ok(lib.length > 20, 'the runtime library was found');
+  assert.deepEqual(bad, []);
+});
+
+// ---------------------------------------------------------------- the checker itself
+
+test('a wrong-way import fails with the file, the import and the rule it breaks', () => {
+  const edges: ImportEdge[] = [
+    { from: 'targets/runtime/lib/formats/avro.ts', specifier: '../../../../src/schema/avro.ts', to: 'src/schema/avro.ts', line: 7, typeOnly: false },
+    { from: 'src/check/select.ts', specifier: '../lint/index.ts', to: 'src/lint/index.ts', line: 3, typeOnly: false },
+    // Allowed ones stay quiet: a lint reading the plan, the runtime library typing the IR.
+    { from: 'src/lint/index.ts', specifier: '../plan/ir.ts', to: 'src/plan/ir.ts', line: 4, typeOnly: false },
+    { from: 'targets/runtime/lib/runner.ts', specifier: '../../../src/plan/ir.ts', to: 'src/plan/ir.ts', line: 5, typeOnly: true },
+  ];
+  const bad = layeringViolations(edges, LAYERS);
+  assert.equal(bad.length, 2, bad.join('\n'));
+  assert.match(bad[0]!, /^targets\/runtime\/lib\/formats\/avro\.ts:7 imports '\.\.\/\.\.\/\.\.\/\.\.\/src\/schema\/avro\.ts' \(src\/schema\/avro\.ts\): targets\/runtime\/lib may not import src\/schema — the runtime library is shipped/);
+  assert.match(bad[1]!, /^src\/check\/select\.ts:3 imports .*: src\/check may not import src\/lint — the checker .* src\/check may import: src\/syntax, /);
+  // The same IR import as a value (it would be bundled) is refused, and says what is allowed.
+  const value = layeringViolations([{ ...edges[3]!, typeOnly: false }], LAYERS);
+  assert.match(value[0]!, /targets\/runtime\/lib may not import src\/plan \(only `import type` of src\/plan is allowed\)/);
+});
+
+test('a cycle between two folders is reported with one import per arrow', () => {
+  const edges: ImportEdge[] = [
+    { from: 'grammar/index.ts', specifier: '../src/syntax/ast.ts', to: 'src/syntax/ast.ts', line: 5, typeOnly: true },
+    { from: 'src/syntax/sql/ast-builder.ts', specifier: '../../../grammar/parser.ts', to: 'grammar/parser.ts', line: 4, typeOnly: false },
+    // Inside one layer: not a cycle between layers.
+    { from: 'src/syntax/ast.ts', specifier: './sql/cst.ts', to: 'src/syntax/sql/cst.ts', line: 9, typeOnly: false },
+    { from: 'src/check/checker.ts', specifier: '../plan/ir.ts', to: 'src/plan/ir.ts', line: 2, typeOnly: false },
+  ];
+  assert.deepEqual(folderCycles(edges, layer), [
+    "import cycle between folders grammar ↔ src/syntax: grammar/index.ts:5 imports '../src/syntax/ast.ts'; src/syntax/sql/ast-builder.ts:4 imports '../../../grammar/parser.ts'",
+  ]);
+  // The same edges are also wrong-way for the matrix (grammar imports nothing of src/).
+  assert.match(layeringViolations(edges, LAYERS)[0]!, /^grammar\/index\.ts:5 .*: grammar may not import src\/syntax — /);
+});
+
+test('the reader sees every form of import, and which are erased', () => {
+  const text = [
+    "import { a } from './a.ts';",
+    "import type { B } from './b.ts';",
+    "import { type C, type D } from './c.ts';",
+    "import { type E, f } from './e.ts';",
+    "import './side-effect.ts';",
+    "export { g } from './g.ts';",
+    "export type { H } from './h.ts';",
+    "export * from './star.ts';",
+    "import data from './data.json' with { type: 'json' };",
+    "import fs = require('node:fs');",
+    "const lazy = () => import('./lazy.ts');",
+    "let t: import('./in-type.ts').T;",
+    "// import { fake } from './comment.ts';",
+    "const s = \"import { fake } from './string.ts'\";",
+  ].join('\n');
+  const got = importsInText('x.ts', text).map((i) => `${i.line} ${i.specifier}${i.typeOnly ? ' (type)' : ''}`);
+  assert.deepEqual(got, [
+    '1 ./a.ts',
+    '2 ./b.ts (type)',
+    '3 ./c.ts (type)',
+    '4 ./e.ts',
+    '5 ./side-effect.ts',
+    '6 ./g.ts',
+    '7 ./h.ts (type)',
+    '8 ./star.ts',
+    '9 ./data.json',
+    '10 node:fs',
+    '11 ./lazy.ts',
+    '12 ./in-type.ts (type)',
+  ]);
+});

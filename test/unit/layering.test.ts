@@ -61,6 +61,7 @@ export const LAYERS: Layers = {
   },
   // ---- targets: the IR and the diagnostics API only (STYLE.md 1)
   'targets/clickhouse': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
+  'targets/flink': { may: ['src/plan', 'src/plan/print', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and the plan printer\'s duration format).' },
   // With its writer (targets/iceberg/writer/), which pipeline bundles run: what the runtime
   // library reaches of it is held to the package and away from the compiler by the last test.
   'targets/iceberg': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
@@ -79,7 +80,7 @@ export const LAYERS: Layers = {
   },
   // ---- drivers and entry points
   'src/build': {
-    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'targets/clickhouse', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'targets/clickhouse', 'targets/flink', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
     why: 'the driver knows every phase and every target, and nothing above it.',
   },
   'src/api.ts': {

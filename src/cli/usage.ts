@@ -55,6 +55,16 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
   --member-id ID         this process's member id in a scaled-out pipeline
 `,
   },
+  test: {
+    synopsis: 'pipec test [paths] [--update] [--reporter text|junit|json]',
+    text: `Runs the test files (<name>.pipe.test.yaml) under the paths (default: the spec folders) on
+the runtime, in this process: scripted rows, watermarks, processing time, idle partitions,
+checkpoints and a crash with restart, then the expected rows of each sink (docs/testing.md).
+
+  --update               write the rows each test observed into its expect: (review the diff)
+  --reporter KIND        text (default), junit (JUnit XML) or json, on stdout
+`,
+  },
   diff: {
     synopsis: 'pipec diff <old> <new>',
     text: `Compiles both versions of a spec and reports what the change does to state, sink schemas and

@@ -11,6 +11,7 @@ import { planCodes } from './codes/plan.ts';
 import { clickhouseCodes } from './codes/clickhouse.ts';
 import { icebergCodes } from './codes/iceberg.ts';
 import { runtimeCodes } from './codes/runtime.ts';
+import { testCodes } from './codes/test.ts';
 
 export const CODES = {
   ...coreCodes,
@@ -23,6 +24,7 @@ export const CODES = {
   ...clickhouseCodes,
   ...icebergCodes,
   ...runtimeCodes,
+  ...testCodes,
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -44,6 +44,8 @@ export async function testCommand(ctx: CommandContext, args: TestArgs): Promise<
   }
   ctx.io.stdout(args.reporter === 'junit' ? junitReport(results) : args.reporter === 'json' ? jsonReport(results) : textReport(results));
   const t = totals(results);
-  // With --update the observed rows are now the expected ones: the run passes unless a file was broken.
-  return t.broken > 0 || (t.failed > 0 && !args.update) ? 1 : 0;
+  // With --update the observed rows are now the expected ones: the run passes unless a file was
+  // broken or a pipeline failed (there is nothing to write for those).
+  const errored = results.some((r) => r.cases.some((c) => c.error !== null));
+  return t.broken > 0 || errored || (t.failed > 0 && !args.update) ? 1 : 0;
 }

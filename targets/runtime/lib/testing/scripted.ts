@@ -71,10 +71,15 @@ export class Script {
     readonly partitions: Map<string, number>,
   ) {}
 
-  /** A fresh engine's sources register here; the previous engine's are gone. */
+  /**
+   * A fresh engine: its sources register anew and read from the start of the script, as a
+   * source without a checkpoint would; a resumed one seeks to the checkpoint's position.
+   */
   reset(): void {
     this.sources.clear();
     this.crashed = false;
+    this.next = 0;
+    this.offsets.clear();
   }
 
   /**

@@ -86,6 +86,8 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
       return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null });
     }
+    case 'init':
+      return (await import('./commands/init.ts')).initCommand(ctx, { dir: rest[0] });
     case 'test': {
       const reporter = v.reporter ?? 'text';
       if (reporter !== 'text' && reporter !== 'junit' && reporter !== 'json') return usage(io, `unknown --reporter '${reporter}' (text, junit, json)`);

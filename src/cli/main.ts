@@ -25,6 +25,8 @@ const OPTIONS = {
   'checkpoint-dir': { type: 'string' },
   'metrics-port': { type: 'string' },
   'member-id': { type: 'string' },
+  update: { type: 'boolean' },
+  reporter: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
   snapshot: { type: 'string' },
@@ -84,6 +86,13 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
       return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null });
+    }
+    case 'init':
+      return (await import('./commands/init.ts')).initCommand(ctx, { dir: rest[0] });
+    case 'test': {
+      const reporter = v.reporter ?? 'text';
+      if (reporter !== 'text' && reporter !== 'junit' && reporter !== 'json') return usage(io, `unknown --reporter '${reporter}' (text, junit, json)`);
+      return (await import('./commands/test.ts')).testCommand(ctx, { paths: rest, update: v.update ?? false, reporter });
     }
     case 'diff':
       return (await import('./commands/diff.ts')).diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });

@@ -55,6 +55,24 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
   --member-id ID         this process's member id in a scaled-out pipeline
 `,
   },
+  init: {
+    synopsis: 'pipec init [dir]',
+    text: `Writes a working project into dir (default: here): a datagen → file spec and its test,
+pipec.yaml with a local profile, a CI workflow (.github/workflows/pipec.yml) running
+\`pipec check --deny-warnings\`, \`pipec test\` and \`pipec build --check\`, .gitignore entries, and
+generated/ from a first build. Refuses to overwrite any file.
+`,
+  },
+  test: {
+    synopsis: 'pipec test [paths] [--update] [--reporter text|junit|json]',
+    text: `Runs the test files (<name>.pipe.test.yaml) under the paths (default: the spec folders) on
+the runtime, in this process: scripted rows, watermarks, processing time, idle partitions,
+checkpoints and a crash with restart, then the expected rows of each sink (docs/testing.md).
+
+  --update               write the rows each test observed into its expect: (review the diff)
+  --reporter KIND        text (default), junit (JUnit XML) or json, on stdout
+`,
+  },
   diff: {
     synopsis: 'pipec diff <old> <new>',
     text: `Compiles both versions of a spec and reports what the change does to state, sink schemas and

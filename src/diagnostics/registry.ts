@@ -12,6 +12,7 @@ import { clickhouseCodes } from './codes/clickhouse.ts';
 import { icebergCodes } from './codes/iceberg.ts';
 import { runtimeCodes } from './codes/runtime.ts';
 import { flinkCodes } from './codes/flink.ts';
+import { testCodes } from './codes/test.ts';
 
 export const CODES = {
   ...coreCodes,
@@ -25,6 +26,7 @@ export const CODES = {
   ...icebergCodes,
   ...runtimeCodes,
   ...flinkCodes,
+  ...testCodes,
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -53,6 +53,11 @@ export interface RunOptions {
    * PIPEC_MEMBER_ID, else the host name). It must stay the same across restarts.
    */
   memberId?: string;
+  /**
+   * Processing time (epoch ms); defaults to the wall clock. `pipec test` scripts it, so idle
+   * timeouts, processing-time ticks and checkpoint intervals follow the test's steps.
+   */
+  clock?: () => number;
 }
 
 const BATCH = 512;
@@ -101,7 +106,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
         if (!stdoutClosed) process.stdout.write(t);
       }),
   );
-  const now = (): number => Date.now();
+  const now: () => number = opts.clock ?? ((): number => Date.now());
   /** What a user sees of a failure: its message; the stack trace only with PIPEC_DEBUG=1 (for bug reports). */
   const failureText = (e: unknown): string => {
     const x = e instanceof Error ? e : new Error(String(e));
@@ -338,6 +343,13 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       },
       partitionBehind: (p, behind) => {
         if (clock.setBehind(rt.parts[p]!, behind, now())) wmDirty = true;
+      },
+      // Like a record's event time, a watermark the source states moves at once (before its next record).
+      partitionWatermark: (p, wm) => {
+        if (clock.advanceTo(rt.parts[p]!, wm, now())) propagate();
+      },
+      partitionIdle: (p) => {
+        if (clock.setIdle(rt.parts[p]!, now())) propagate();
       },
     };
     rt.out = sink;

@@ -97,6 +97,25 @@ export class SourceClock {
     return this.recompute(now);
   }
 
+  /**
+   * An explicit watermark for one partition: as if it had seen event time `wm + delay`, so the
+   * bounded-delay rule gives exactly `wm` (never backwards). Returns true when the source watermark moved.
+   */
+  advanceTo(p: PartitionClock, wm: number, now: number): boolean {
+    const ts = wm + this.delayMs;
+    if (ts > p.maxTs) p.maxTs = ts;
+    p.lastSeen = now;
+    if (p.idle) p.idle = false;
+    return this.recompute(now);
+  }
+
+  /** Declares a partition idle now (a scripted idle step): it stops holding the watermark back. */
+  setIdle(p: PartitionClock, now: number): boolean {
+    if (p.done || p.idle) return false;
+    p.idle = true;
+    return this.recompute(now);
+  }
+
   /** Processing-time check of idleness; returns true when the watermark moved. */
   tick(now: number): boolean {
     if (this.idleTimeoutMs === null) return false;

@@ -81,6 +81,13 @@ export interface SourceSink {
    * never declared idle (watermarks.ts). Optional: sources without a notion of lag omit it.
    */
   partitionBehind?(p: number, behind: boolean): void;
+  /**
+   * The source itself says partition `p`'s watermark is at least `wm` (a watermark record or
+   * heartbeat, not derived from an event time); `pipec test`'s scripted source uses it.
+   */
+  partitionWatermark?(p: number, wm: number): void;
+  /** The source declares partition `p` idle now, whatever its idle timeout (scripted sources). */
+  partitionIdle?(p: number): void;
   /** Something the user should know that is not an error (e.g. a glob that matches nothing). */
   warn(message: string): void;
 }

@@ -1,0 +1,51 @@
+// `pipec test [paths]`: runs `<name>.pipe.test.yaml` files on the runtime (src/test-runner/) and
+// reports as text, JUnit XML or JSON. Exit 0 when every test passes, 1 when one fails or a test
+// file has errors (coded diagnostics on stderr), 2 for a usage error.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { discoverTests, runTestFile, type FileResult } from '../../test-runner/run-tests.ts';
+import { jsonReport, junitReport, textReport, totals } from '../../test-runner/reporters.ts';
+import { updatedText } from '../../test-runner/update.ts';
+import { printDiagnostics, type CommandContext } from '../context.ts';
+import { reportMissing, specPaths } from './shared.ts';
+
+export interface TestArgs {
+  paths: string[];
+  update: boolean;
+  reporter: 'text' | 'junit' | 'json';
+}
+
+export async function testCommand(ctx: CommandContext, args: TestArgs): Promise<number> {
+  const paths = specPaths(ctx, args.paths, 'test');
+  if (!paths) return 2;
+  const { files, missing } = discoverTests(paths, ctx.cwd);
+  if (missing.length) {
+    printDiagnostics(ctx, reportMissing(missing), 'text');
+    return 1;
+  }
+  if (files.length === 0) {
+    ctx.io.stderr(`pipec test: no test files (*.pipe.test.yaml) under ${paths.join(', ')}\n`);
+    return 1;
+  }
+  const results: FileResult[] = [];
+  for (const f of files) {
+    const r = await runTestFile(f, ctx.cwd, ctx.env);
+    results.push(r);
+    if (r.diagnostics.length) printDiagnostics(ctx, r.diagnostics, 'text');
+    if (args.update && r.cases.length) {
+      const full = resolve(ctx.cwd, f);
+      const before = readFileSync(full, 'utf8');
+      const after = updatedText(before, r);
+      if (after !== before) {
+        writeFileSync(full, after);
+        ctx.io.stderr(`pipec test: updated the expected rows of ${f} (review the change before committing it)\n`);
+      }
+    }
+  }
+  ctx.io.stdout(args.reporter === 'junit' ? junitReport(results) : args.reporter === 'json' ? jsonReport(results) : textReport(results));
+  const t = totals(results);
+  // With --update the observed rows are now the expected ones: the run passes unless a file was
+  // broken or a pipeline failed (there is nothing to write for those).
+  const errored = results.some((r) => r.cases.some((c) => c.error !== null));
+  return t.broken > 0 || errored || (t.failed > 0 && !args.update) ? 1 : 0;
+}

@@ -1,0 +1,128 @@
+// `pipec test`'s driver: finds test files, compiles the spec each names (the ordinary compiler,
+// with the project's profile), checks the file against the plan, runs each test on the runtime
+// (run-case.ts) and compares every expected output. Returns results for the reporters; prints nothing.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { compileFile } from '../build/compile.ts';
+import type { EnvResolver } from '../syntax/front-end.ts';
+import { DiagnosticBag } from '../diagnostics/bag.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { syntheticSpan } from '../diagnostics/span.ts';
+import type { PlanDoc } from '../plan/ir.ts';
+import { generateBody } from '../../targets/runtime/codegen/module.ts';
+import { compareRows, type Row } from './compare.ts';
+import { runCase } from './run-case.ts';
+import { DEAD_LETTERS, readTestFile, testCases, type TestCase } from './test-file.ts';
+
+export const TEST_SUFFIX = '.pipe.test.yaml';
+
+export interface OutputFailure {
+  output: string;
+  /** "sink 'revenue_ch' (rows from window_agg at specs/orders_revenue.pipe.sql:25)". */
+  title: string;
+  summary: string;
+  table: string;
+}
+
+export interface CaseResult {
+  name: string;
+  index: number;
+  ok: boolean;
+  ms: number;
+  failures: OutputFailure[];
+  /** The engine failed (not a scripted crash): what it said. */
+  error: string | null;
+  observed: Map<string, Row[]>;
+  restarts: number;
+}
+
+export interface FileResult {
+  file: string;
+  /** Diagnostics of the test file or of its spec; a file with errors runs no test. */
+  diagnostics: Diagnostic[];
+  cases: CaseResult[];
+}
+
+/** Test files under the given paths (a file given by name is taken whatever it ends with). */
+export function discoverTests(paths: string[], cwd: string): { files: string[]; missing: string[] } {
+  const files: string[] = [];
+  const missing: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith(TEST_SUFFIX)) files.push(full);
+    }
+  };
+  for (const p of paths) {
+    const full = resolve(cwd, p);
+    try {
+      if (statSync(full).isDirectory()) walk(full);
+      else files.push(full);
+    } catch {
+      missing.push(p);
+    }
+  }
+  return { files: [...new Set(files.map((f) => relative(cwd, f).split(sep).join('/')))].sort(), missing };
+}
+
+/** "window_agg at specs/x.pipe.sql:25": the operator that produced a sink's rows, where the plan knows it. */
+function producerOf(plan: PlanDoc, sinkName: string, specFile: string): string | null {
+  const sink = plan.sinks.find((s) => s.name === sinkName);
+  if (!sink) return null;
+  const opId = sink.input ?? sink.lateFrom[0] ?? null;
+  const op = opId ? plan.operators.find((o) => o.id === opId) : null;
+  if (!op) return `declared at ${specFile}:${sink.span.start.line}`;
+  const late = sink.input === null ? 'late rows of ' : 'rows from ';
+  return `${late}${op.op} at ${specFile}:${op.span.start.line}`;
+}
+
+export async function runTestFile(file: string, cwd: string, env: EnvResolver): Promise<FileResult & { plan: PlanDoc | null }> {
+  const diags = new DiagnosticBag();
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch {
+    diags.report('file-not-found', syntheticSpan(file), { path: file });
+    return { file, diagnostics: diags.items, cases: [], plan: null };
+  }
+  const raw = readTestFile(file, text, diags);
+  if (!raw) return { file, diagnostics: diags.items, cases: [], plan: null };
+  const specFile = relative(cwd, raw.specPath).split(sep).join('/');
+  // A test connects to nothing: a `${NAME}` the profile does not set is a placeholder, not an error
+  // (CI runs tests without the secrets of any environment).
+  const testEnv: EnvResolver = { get: (k) => env.get(k) ?? `pipec-test-${k}` };
+  const compiled = await compileFile(specFile, { cwd, env: testEnv });
+  if (!compiled.plan || compiled.diagnostics.hasErrors) return { file, diagnostics: [...diags.items, ...compiled.diagnostics.sorted()], cases: [], plan: null };
+  const plan = compiled.plan;
+  const cases = testCases(raw, plan, diags);
+  if (!cases) return { file, diagnostics: diags.items, cases: [], plan };
+  const gen = generateBody(plan);
+  // Sources and sinks are replaced by the test connectors: only what the operators cannot do matters.
+  const io = new Set([...plan.sources.map((s) => s.name), ...plan.sinks.map((s) => s.name)]);
+  const blocking = gen.unsupported.filter((u) => !io.has(u.name));
+  for (const u of blocking) diags.report('runtime-unsupported', u.span, { what: u.what, name: u.name });
+  if (blocking.length) return { file, diagnostics: diags.items, cases: [], plan };
+  const results: CaseResult[] = [];
+  for (const c of cases) results.push(await runOne(plan, gen.body, c, specFile));
+  return { file, diagnostics: diags.items, cases: results, plan };
+}
+
+async function runOne(plan: PlanDoc, body: string, c: TestCase, specFile: string): Promise<CaseResult> {
+  const t0 = performance.now();
+  const run = await runCase(body, c);
+  const ms = performance.now() - t0;
+  const failures: OutputFailure[] = [];
+  for (const e of c.expect) {
+    const got = run.observed.get(e.output) ?? [];
+    const cmp = compareRows(e.rows, got, e.order);
+    if (cmp.ok) continue;
+    const where = e.output === DEAD_LETTERS ? null : producerOf(plan, e.output, specFile);
+    const title = e.output === DEAD_LETTERS ? 'dead letters' : `sink '${e.output}'${where ? ` (${where})` : ''}`;
+    const parts = [cmp.missing.length ? `${cmp.missing.length} expected row(s) missing (-)` : '', cmp.unexpected.length ? `${cmp.unexpected.length} unexpected row(s) (+)` : ''].filter(Boolean);
+    const orderNote = e.order === 'exact' && parts.length === 0 ? 'rows in another order' : parts.join(', ');
+    failures.push({ output: e.output, title, summary: `${orderNote}; expected at ${e.span.file}:${e.span.start.line}`, table: cmp.table });
+  }
+  return { name: c.name, index: c.index, ok: failures.length === 0 && run.error === null, ms, failures, error: run.error, observed: run.observed, restarts: run.restarts };
+}

@@ -49,13 +49,24 @@ export function divI64(a: Int64, b: Int64): Int64 | null {
   return wrap64(BigInt(a) / BigInt(b));
 }
 
-/** CAST(BIGINT or a rescaled DECIMAL AS INT): the low 32 bits, as Java's `(int)`. */
+/**
+ * A scaled DECIMAL's integral part, rounded toward zero (Flink's DecimalDataUtils.castToIntegral:
+ * RoundingMode.DOWN, then the low 64 bits). Exact for numbers: a quotient of integers below
+ * 2^53 never rounds up to the next integer.
+ */
+export function decimalToIntegral(v: Int64, scale: number): Int64 {
+  if (scale === 0) return toInt64(v);
+  if (typeof v === 'number') return Math.trunc(v / 10 ** scale) + 0;
+  return wrap64(v / 10n ** BigInt(scale));
+}
+
+/** CAST(BIGINT AS INT), also after decimalToIntegral: the low 32 bits, as Java's `(int)`. */
 export function toInt32(v: Int64): number {
   // `| 0` is exact modulo 2^32 for every integer number up to 2^53.
   return typeof v === 'number' ? v | 0 : Number(BigInt.asIntN(32, v));
 }
 
-/** CAST(DECIMAL AS BIGINT) after rescaling to scale 0: the low 64 bits, as BigDecimal.longValue(). */
+/** An integer as BIGINT: its low 64 bits, as BigDecimal.longValue(). */
 export function toInt64(v: Int64): Int64 {
   return typeof v === 'number' ? v : wrap64(v);
 }

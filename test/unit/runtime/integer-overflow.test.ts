@@ -172,34 +172,43 @@ test('property: every SUM/AVG/COUNT is inside its declared type and equals the w
 
 const ARITH_SQL = `
 CREATE SOURCE ev (
-  i INT, j INT, b BIGINT, c BIGINT, x DOUBLE
+  i INT, j INT, b BIGINT, c BIGINT, x DOUBLE, d DECIMAL(38, 2)
 ) WITH (connector = 'file', path = 'ev.ndjson', format = 'ndjson');
 
 CREATE VIEW a AS
 SELECT i + j AS i_add, i - j AS i_sub, i * j AS i_mul, -i AS i_neg, i / j AS i_div,
        b + c AS b_add, b - c AS b_sub, b * c AS b_mul, -b AS b_neg, b / c AS b_div,
        CAST(b AS INT) AS b_int, CAST(x AS INT) AS x_int, CAST(x AS BIGINT) AS x_big,
+       CAST(d AS INT) AS d_int, CAST(d AS BIGINT) AS d_big,
        i + 1 AS i_inc, CAST(i AS BIGINT) + c AS ib_add
 FROM ev;
 
 CREATE SINK out FROM a WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');
 `;
 
+/** A scaled DECIMAL(38, 2) as exact text: '-2.99'. */
+const decText = (v: bigint): string => {
+  const a = v < 0n ? -v : v;
+  return `${v < 0n ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
+};
+
 test('INT and BIGINT + - * / and unary minus wrap (Java), CAST narrows to the low bits, DOUBLE casts saturate', async () => {
   const rows = [
-    { i: INT_MAX, j: 1n, b: BIG_MAX, c: 1n, x: 3e9 },
-    { i: INT_MIN, j: -1n, b: BIG_MIN, c: -1n, x: -3e20 },
-    { i: 65536n, j: 65536n, b: 2n ** 40n, c: 2n ** 40n, x: 2.9 },
-    { i: -7n, j: 2n, b: 2n ** 32n + 5n, c: 3n, x: -2.9 },
-    { i: 123n, j: 0n, b: 5n, c: 0n, x: 1e300 },
+    // d is DECIMAL(38, 2) as its scaled integer (hundredths): CAST rounds toward zero, then keeps the low bits.
+    { i: INT_MAX, j: 1n, b: BIG_MAX, c: 1n, x: 3e9, d: 299n },
+    { i: INT_MIN, j: -1n, b: BIG_MIN, c: -1n, x: -3e20, d: -299n },
+    { i: 65536n, j: 65536n, b: 2n ** 40n, c: 2n ** 40n, x: 2.9, d: (2n ** 40n) * 100n + 99n },
+    { i: -7n, j: 2n, b: 2n ** 32n + 5n, c: 3n, x: -2.9, d: -(10n ** 20n) * 100n - 50n },
+    { i: 123n, j: 0n, b: 5n, c: 0n, x: 1e300, d: 5n },
   ];
-  const r = await runSql(ARITH_SQL, { 'ev.ndjson': rows.map((x) => ({ ...x, i: Number(x.i), j: Number(x.j), b: x.b.toString(), c: x.c.toString() })) }, ['out.ndjson']);
+  const r = await runSql(ARITH_SQL, { 'ev.ndjson': rows.map((x) => ({ ...x, i: Number(x.i), j: Number(x.j), b: x.b.toString(), c: x.c.toString(), d: decText(x.d) })) }, ['out.ndjson']);
   const javaDiv = (p: bigint, q: bigint, wrap: (v: bigint) => bigint): bigint | null => (q === 0n ? null : wrap(p / q)); // BigInt / truncates toward zero
   const sat = (d: number, lo: bigint, hi: bigint): bigint => (Number.isNaN(d) ? 0n : d >= Number(hi) ? hi : d <= Number(lo) ? lo : BigInt(Math.trunc(d)));
-  const want = rows.map(({ i, j, b, c, x }) => ({
+  const want = rows.map(({ i, j, b, c, x, d }) => ({
     i_add: I32(i + j), i_sub: I32(i - j), i_mul: I32(i * j), i_neg: I32(-i), i_div: javaDiv(i, j, I32),
     b_add: I64(b + c), b_sub: I64(b - c), b_mul: I64(b * c), b_neg: I64(-b), b_div: javaDiv(b, c, I64),
     b_int: I32(b), x_int: sat(x, INT_MIN, INT_MAX), x_big: sat(x, BIG_MIN, BIG_MAX),
+    d_int: I32(d / 100n), d_big: I64(d / 100n),
     i_inc: I32(i + 1n), ib_add: I64(i + c),
   }));
   const got = r['out.ndjson']!.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, big(v)])));
@@ -208,4 +217,5 @@ test('INT and BIGINT + - * / and unary minus wrap (Java), CAST narrows to the lo
   assert.equal(got[0]!.i_add, INT_MIN);
   assert.equal(got[2]!.i_mul, 0n);
   assert.equal(got[1]!.i_div, INT_MIN); // MIN / -1
+  assert.deepEqual([got[0]!.d_int, got[1]!.d_int], [2n, -2n]); // 2.99 → 2, -2.99 → -2 (toward zero)
 });

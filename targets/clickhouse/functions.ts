@@ -50,7 +50,8 @@ export const FUNCTIONS: Readonly<Record<IrFn, Emit>> = {
   // SQL integer division truncates toward zero, as intDiv does; decimals keep the IR's scale.
   div: (a, e) =>
     isIntegral(e.type)
-      ? `intDiv(${a[0]}, ${a[1]})`
+      ? // MIN / -1 wraps to MIN as in Java (intDiv refuses it; negation wraps).
+        `if(${a[1]} = -1, -${a[0]}, intDiv(${a[0]}, ${a[1]}))`
       : e.type.kind === 'decimal'
         ? // Truncating at scale + 1 then rounding (half away from zero for Decimal) is exact half-up.
           asType(`round(divideDecimal(${a[0]}, ${a[1]}, ${e.type.scale + 1}), ${e.type.scale})`, e.type)
@@ -102,9 +103,13 @@ export const FUNCTIONS: Readonly<Record<IrFn, Emit>> = {
   json_value: (a) => `nullIf(JSON_VALUE(${a[0]}, ${a[1]}), '')`,
 };
 
-/** Decimal arithmetic is cast to the IR's precision and scale (ClickHouse widens scales on *). */
+/**
+ * Decimal arithmetic is cast to the IR's precision and scale (ClickHouse widens scales on *).
+ * INT arithmetic is cast back to Int32: ClickHouse computes Int32 + Int32 in Int64, Flink in
+ * Java int, and CAST keeps the low 32 bits, which is Java's wrap. Int64 already wraps.
+ */
 function arith(sql: string, t: SqlType): string {
-  return t.kind === 'decimal' ? asType(sql, t) : sql;
+  return t.kind === 'decimal' || t.kind === 'int' ? asType(sql, t) : sql;
 }
 
 /** Compiles an IR expression to ClickHouse SQL. */

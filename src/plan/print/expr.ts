@@ -93,7 +93,8 @@ export function aggregateText(a: IrAggregate): string {
   const arg = a.arg ? exprText(a.arg) : '';
   const call =
     a.fn === 'count_star' ? 'COUNT(*)' : a.fn === 'count_distinct' ? `COUNT(DISTINCT ${arg})` : `${a.fn.toUpperCase()}(${arg})`;
-  return `${call} AS ${quoteIdentIfNeeded(a.name)}`;
+  // The result type is shown: it decides overflow (SUM(INT) is INT and wraps, as Flink).
+  return `${call} AS ${quoteIdentIfNeeded(a.name)} ${formatSqlType(a.type, false)}`;
 }
 
 export function windowText(w: IrWindow, time: string): string {

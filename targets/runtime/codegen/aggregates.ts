@@ -120,17 +120,17 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
       case 'min':
       case 'max': {
         const v = t();
-        const op = agg.fn === 'min' ? '<' : '>';
+        const beats = better(agg.type, agg.fn === 'min' ? '<' : '>');
         if (R) {
           // Current extreme plus a value → count multiset to find the next one when it is retracted.
           init.push('null', 'new Map()');
-          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) { rt.msAdd(a[${i + 1}], ${v}); if (a[${i}] === null || ${v} ${op} a[${i}]) a[${i}] = ${v}; }`);
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null) { rt.msAdd(a[${i + 1}], ${v}); if (a[${i}] === null || ${beats(v, `a[${i}]`)}) a[${i}] = ${v}; }`);
           retract.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && rt.msRemove(a[${i + 1}], ${v}) && ${v} === a[${i}]) a[${i}] = rt.msExtreme(a[${i + 1}], ${agg.fn === 'min' ? -1 : 1});`);
           slot += 2;
         } else {
           init.push('null');
-          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && (a[${i}] === null || ${v} ${op} a[${i}])) a[${i}] = ${v};`);
-          merge.push(`if (b[${i}] !== null && (a[${i}] === null || b[${i}] ${op} a[${i}])) a[${i}] = b[${i}];`);
+          add.push(`if ((${v} = ${coerce(arg!, agg.type, sc)}) !== null && (a[${i}] === null || ${beats(v, `a[${i}]`)})) a[${i}] = ${v};`);
+          merge.push(`if (b[${i}] !== null && (a[${i}] === null || ${beats(`b[${i}]`, `a[${i}]`)})) a[${i}] = b[${i}];`);
           slot += 1;
         }
         results.push(`a[${i}]`);
@@ -195,16 +195,27 @@ export function aggFnsCode(x: AggCodeInput, indent: string): string {
   return '{\n' + lines.map((l) => indent + '  ' + l).join('\n') + '\n' + indent + '}';
 }
 
+// Sums are computed in their result type, as Flink's SumAggFunction (`plus` on INT/BIGINT):
+// SUM(INT) wraps at 32 bits, SUM(BIGINT) and AVG's BIGINT sum at 64 bits. Wrapping is
+// associative, so panes merged in any order give the same value.
 function combine(t: SqlType): (a: string, b: string) => string {
-  const d = domainOf(t);
-  if (d === 'i64' || d === 'dec') return (a, b) => `rt.add64(${a}, ${b})`;
+  if (t.kind === 'int') return (a, b) => `(${a} + ${b}) | 0`;
+  if (t.kind === 'bigint') return (a, b) => `rt.addI64(${a}, ${b})`;
+  if (domainOf(t) === 'dec') return (a, b) => `rt.add64(${a}, ${b})`;
   return (a, b) => `${a} + ${b}`;
 }
 
 function minus(t: SqlType): (a: string, b: string) => string {
-  const d = domainOf(t);
-  if (d === 'i64' || d === 'dec') return (a, b) => `rt.sub64(${a}, ${b})`;
+  if (t.kind === 'int') return (a, b) => `(${a} - ${b}) | 0`;
+  if (t.kind === 'bigint') return (a, b) => `rt.subI64(${a}, ${b})`;
+  if (domainOf(t) === 'dec') return (a, b) => `rt.sub64(${a}, ${b})`;
   return (a, b) => `${a} - ${b}`;
+}
+
+/** `v` sorts before (`<`) or after (`>`) `best`: strings by code point (compare-strings.ts). */
+function better(t: SqlType, op: '<' | '>'): (v: string, best: string) => string {
+  if (domainOf(t) === 'str') return (v, best) => `rt.compareStrings(${v}, ${best}) ${op} 0`;
+  return (v, best) => `${v} ${op} ${best}`;
 }
 
 function avgResult(sum: string, count: string, argT: SqlType, out: SqlType): string {

@@ -139,6 +139,8 @@ function compileCall(e: Extract<IrExpr, { kind: 'call' }>, s: ExprScope): string
       const r = { code: coerce(a1, u, s), type: a1.type };
       const op = CMP[e.fn]!;
       if (domainOf(u) === 'bool' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.sql.cmp(${x}, ${y}) ${op} 0`, s);
+      // Strings order by code point (JS's `<` compares UTF-16 units); equality is the same either way.
+      if (domainOf(u) === 'str' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.compareStrings(${x}, ${y}) ${op} 0`, s);
       return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
     }
     case 'and':
@@ -171,6 +173,9 @@ function compileCall(e: Extract<IrExpr, { kind: 'call' }>, s: ExprScope): string
       return arith(e.fn, a0, a1, rt, s);
     case 'neg': {
       const d = domainOf(rt);
+      // INT and BIGINT wrap: -(-2^31) is -2^31 (Java).
+      if (rt.kind === 'int') return nullSafe1(a0, (v) => `(-${v} | 0)`, s);
+      if (rt.kind === 'bigint') return nullSafe1(a0, (v) => `rt.negI64(${convertCode(v, a0.type, rt)})`, s);
       return nullSafe1(a0, (v) => (d === 'num' ? `(-${v})` : `rt.sub64(0, ${convertCode(v, a0.type, rt)})`), s);
     }
     case 'concat':
@@ -225,7 +230,16 @@ function arith(fn: 'add' | 'sub' | 'mul' | 'div' | 'mod', a: Compiled, b: Compil
   if (d === 'num') {
     const l = { code: coerce(a, rt, s), type: a.type };
     const r = { code: coerce(b, rt, s), type: b.type };
-    if (fn === 'div') return nullSafeN([l, r], ([x, y]) => (rt.kind === 'int' ? `(${y} === 0 ? null : Math.trunc(${x} / ${y}))` : `${x} / ${y}`), s);
+    if (rt.kind === 'int') {
+      // INT arithmetic is 32-bit two's complement, as Flink's generated Java: `| 0` and
+      // Math.imul wrap (and truncate division toward zero; MIN / -1 wraps to MIN).
+      if (fn === 'div') return nullSafeN([l, r], ([x, y]) => `(${y} === 0 ? null : (${x} / ${y}) | 0)`, s);
+      if (fn === 'mod') return nullSafeN([l, r], ([x, y]) => `(${y} === 0 ? null : (${x} % ${y}) | 0)`, s);
+      if (fn === 'mul') return nullSafeN([l, r], ([x, y]) => `Math.imul(${x}, ${y})`, s);
+      const op = fn === 'add' ? '+' : '-';
+      return nullSafeN([l, r], ([x, y]) => `((${x} ${op} ${y}) | 0)`, s);
+    }
+    if (fn === 'div') return nullSafeN([l, r], ([x, y]) => `${x} / ${y}`, s);
     if (fn === 'mod') return nullSafeN([l, r], ([x, y]) => `(${y} === 0 ? null : ${x} % ${y})`, s);
     const op = fn === 'add' ? '+' : fn === 'sub' ? '-' : '*';
     return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
@@ -233,7 +247,8 @@ function arith(fn: 'add' | 'sub' | 'mul' | 'div' | 'mod', a: Compiled, b: Compil
   if (d === 'i64') {
     const l = { code: coerce(a, rt, s), type: a.type };
     const r = { code: coerce(b, rt, s), type: b.type };
-    const f = { add: 'rt.add64', sub: 'rt.sub64', mul: 'rt.mul64', div: 'rt.div64', mod: 'rt.mod64' }[fn];
+    // BIGINT wraps at 64 bits (int-wrap.ts); the number fast path stays allocation-free.
+    const f = { add: 'rt.addI64', sub: 'rt.subI64', mul: 'rt.mulI64', div: 'rt.divI64', mod: 'rt.mod64' }[fn];
     return nullSafeN([l, r], ([x, y]) => `${f}(${x}, ${y})`, s);
   }
   if (d === 'dec') {

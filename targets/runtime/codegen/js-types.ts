@@ -185,14 +185,19 @@ export function convertCode(v: string, from: SqlType, to: SqlType): string {
       if (df === 'num') return `rt.numberToDecimal(${v}, ${scaleOf(to)})`;
       break;
     case 'i64':
-      if (df === 'dec') return `rt.rescale(${v}, ${scaleOf(from)}, 0)`;
+      // A DECIMAL rounds toward zero and keeps the low 64 bits, a DOUBLE saturates (Flink's casts);
+      // an INT is already a BIGINT value (no BigInt on that hot path).
+      if (df === 'dec') return `rt.decimalToIntegral(${v}, ${scaleOf(from)})`;
+      if (from.kind === 'int') return v;
+      if (from.kind === 'float' || from.kind === 'double') return `rt.doubleToInt64(${v})`;
       if (df === 'num') return `rt.norm64(BigInt(Math.trunc(${v})))`;
       if (df === 'bool') return `(${v} ? 1 : 0)`;
       break;
     case 'num':
-      if (df === 'dec') return to.kind === 'int' ? `Number(rt.rescale(${v}, ${scaleOf(from)}, 0))` : `rt.decimalToNumber(${v}, ${scaleOf(from)})`;
-      if (df === 'i64') return `Number(${v})`;
-      if (to.kind === 'int' && (from.kind === 'float' || from.kind === 'double')) return `Math.trunc(${v})`;
+      // CAST to INT keeps the low 32 bits (Java's `(int)`); from a DOUBLE it saturates.
+      if (df === 'dec') return to.kind === 'int' ? `rt.toInt32(rt.decimalToIntegral(${v}, ${scaleOf(from)}))` : `rt.decimalToNumber(${v}, ${scaleOf(from)})`;
+      if (df === 'i64') return to.kind === 'int' ? `rt.toInt32(${v})` : `Number(${v})`;
+      if (to.kind === 'int' && (from.kind === 'float' || from.kind === 'double')) return `rt.doubleToInt32(${v})`;
       if (to.kind === 'date' && from.kind === 'timestamp') return `Math.floor(${v} / 86400000)`;
       if (to.kind === 'timestamp' && from.kind === 'date') return `(${v} * 86400000)`;
       if (df === 'bool') return `(${v} ? 1 : 0)`;

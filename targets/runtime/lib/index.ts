@@ -2,6 +2,8 @@
 // and that the esbuild bundle contains. Generated code calls these helpers; the runner does
 // the rest.
 export * from './values.ts';
+export * from './int-wrap.ts';
+export { compareStrings, compareValues } from './compare-strings.ts';
 export * as sql from './sql-fns.ts';
 export { hllNew, hllAdd, hllMerge, hllCount } from './hll.ts';
 export { runPipelineDef, type RunOptions } from './runner.ts';

@@ -1,12 +1,13 @@
 // Scalar SQL functions called by generated expressions where a plain JS operator would not
 // do: NULL propagation, three-valued logic, LIKE, string and time functions, JSON_VALUE.
 import { add64, cmp64, type Int64 } from './values.ts';
+import { compareStrings } from './compare-strings.ts';
 
 type V = unknown;
 
 /** Generic comparison of two non-null values of the same SQL domain. */
 export function cmp(a: V, b: V): number {
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   return cmp64(a as Int64, b as Int64);
 }

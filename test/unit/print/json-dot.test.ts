@@ -83,7 +83,7 @@ test('dot: the small plan, by hand', () => {
   "source:clicks" [shape=cylinder, label="source clicks\\nkafka (json)\\nwatermark: ts - 2 s, idle timeout 10 s"];
   "op:s" [shape=box, label="scan s\\nsource clicks (kafka, json)\\ncolumns user, ts\\nappend; stateless"];
   "op:f" [shape=box, label="filter f\\nuser <> 'bot''s'\\nappend; stateless"];
-  "op:w" [shape=box, style=bold, label="window_agg w\\nview per_user\\nTUMBLE(ts, 1 min)\\nkeys (user)\\nCOUNT(*) AS n\\nemit on window close\\nallowed lateness 5 s\\nlate rows to late_clicks\\nappend; bounded by window 1 min + lateness 5 s"];
+  "op:w" [shape=box, style=bold, label="window_agg w\\nview per_user\\nTUMBLE(ts, 1 min)\\nkeys (user)\\nCOUNT(*) AS n BIGINT\\nemit on window close\\nallowed lateness 5 s\\nlate rows to late_clicks\\nappend; bounded by window 1 min + lateness 5 s"];
   "sink:out" [shape=folder, label="sink out\\nstdout"];
   "sink:late_clicks" [shape=folder, label="sink late_clicks\\nfile late.ndjson (ndjson)"];
   "source:clicks" -> "op:s";

@@ -13,7 +13,7 @@ test('the small plan, by hand', () => {
   const expected = `pipeline clicks_per_user (specs/clicks_per_user.pipe.sql), checkpoint every 10 s
 
 sink out → stdout [append]
-└─ window_agg w (view per_user): TUMBLE(ts, 1 min); keys (user); COUNT(*) AS n; emit on window close; allowed lateness 5 s; late rows to late_clicks [append; bounded by window 1 min + lateness 5 s]
+└─ window_agg w (view per_user): TUMBLE(ts, 1 min); keys (user); COUNT(*) AS n BIGINT; emit on window close; allowed lateness 5 s; late rows to late_clicks [append; bounded by window 1 min + lateness 5 s]
    └─ filter f: user <> 'bot''s' [append; stateless]
       └─ scan s: source clicks (kafka, json); columns user, ts [append; stateless]
 
@@ -78,7 +78,7 @@ test('a view no sink reads gets its own tree after the sinks', () => {
   assert.ok(
     text.includes(`
 view per_user (read by no sink)
-└─ window_agg w (view per_user): TUMBLE(ts, 1 min); keys (user); COUNT(*) AS n; emit on window close; allowed lateness 5 s; late rows to late_clicks [append; bounded by window 1 min + lateness 5 s]
+└─ window_agg w (view per_user): TUMBLE(ts, 1 min); keys (user); COUNT(*) AS n BIGINT; emit on window close; allowed lateness 5 s; late rows to late_clicks [append; bounded by window 1 min + lateness 5 s]
    └─ filter f (view humans): user <> 'bot''s' [append; stateless]
       └─ scan s: source clicks (kafka, json); columns user, ts [append; stateless]
 `),

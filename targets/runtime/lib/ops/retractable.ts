@@ -1,6 +1,7 @@
 // Retractable accumulator state for GROUP BY over a changelog: value→count multisets (MIN,
 // MAX, COUNT DISTINCT) and arrival-ordered entries (FIRST_VALUE, LAST_VALUE). Generated
 // AggFns call these only when the aggregate's input can retract rows.
+import { compareValues } from '../compare-strings.ts';
 
 export type Multiset = Map<unknown, number>;
 /** [arrival sequence number, value] in arrival order. */
@@ -25,7 +26,8 @@ export function msRemove(m: Multiset, v: unknown): boolean {
 /** Smallest (`dir` < 0) or largest (`dir` > 0) value of the set, null when empty: O(distinct values). */
 export function msExtreme(m: Multiset, dir: number): unknown {
   let best: any = null;
-  for (const v of m.keys()) if (best === null || (dir < 0 ? (v as any) < best : (v as any) > best)) best = v;
+  // Strings in code-point order (compare-strings.ts), as MIN/MAX over append input.
+  for (const v of m.keys()) if (best === null || compareValues(v, best) * dir > 0) best = v;
   return best;
 }
 

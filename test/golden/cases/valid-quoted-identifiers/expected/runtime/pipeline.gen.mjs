@@ -37,11 +37,11 @@ export function definePipeline(env) {
     add(a, r, seq) {
       let t0;
       a[0]++;
-      if ((t0 = r[1]) !== null && (a[1] === null || t0 > a[1])) a[1] = t0;
+      if ((t0 = r[1]) !== null && (a[1] === null || rt.compareStrings(t0, a[1]) > 0)) a[1] = t0;
     },
     merge(a, b) {
       a[0] += b[0];
-      if (b[1] !== null && (a[1] === null || b[1] > a[1])) a[1] = b[1];
+      if (b[1] !== null && (a[1] === null || rt.compareStrings(b[1], a[1]) > 0)) a[1] = b[1];
     },
     output(k, ws, we, a) {
       return [k[0], ws, we, a[0], a[1]];

@@ -5,6 +5,7 @@
 import { stringify } from 'yaml';
 import type { PlanDoc } from '../../src/plan/ir.ts';
 import { configDuration } from './sql-text.ts';
+import { displayText } from '../../src/util/unsafe-text.ts';
 
 /** The Flink version the target is written and tested against (PyPI apache-flink, the image tag). */
 export const FLINK_VERSION = '2.3';
@@ -56,4 +57,4 @@ export function deploymentYaml(plan: PlanDoc, script: string, jars: string[]): s
   return `${header}\n${stringify(configMap, { lineWidth: 0 })}---\n${stringify(deployment, { lineWidth: 0 })}`;
 }
 
-const oneLine = (s: string): string => s.replace(/[\r\n\u2028\u2029\u0085]/g, ' ');
+const oneLine = (s: string): string => displayText(s);

@@ -3,11 +3,16 @@
 // can end a statement or a quote.
 import { displayText } from '../../src/util/unsafe-text.ts';
 
-/** A backtick-quoted Flink identifier (a backtick inside is doubled, as Flink's lexer reads it). */
-export const ident = (name: string): string => '`' + name.replaceAll('`', '``') + '`';
+/**
+ * A backtick-quoted Flink identifier (a backtick inside is doubled, as Flink's lexer reads it).
+ * Flink SQL has no escape inside identifiers, so an unsafe character (a line terminator, a
+ * control or bidi mark) is spelled `\uXXXX` — the same spelling everywhere in the script, and
+ * reported as flink-name-escaped (a column so named no longer matches its JSON field).
+ */
+export const ident = (name: string): string => '`' + displayText(name).replaceAll('`', '``') + '`';
 
-/** A single-quoted string literal: the quote doubled; Flink reads everything else as written. */
-export const str = (value: string): string => "'" + value.replaceAll("'", "''") + "'";
+/** A single-quoted string literal: the quote doubled; unsafe characters spelled `\uXXXX` as in `ident`. */
+export const str = (value: string): string => "'" + displayText(value).replaceAll("'", "''") + "'";
 
 /** A `-- ` comment line: user text flattened to one line so it cannot end the comment early. */
 export const comment = (text: string): string => '-- ' + displayText(text.replace(/[\r\n]+/g, ' '));

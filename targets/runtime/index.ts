@@ -43,10 +43,10 @@ export const runtimeTarget: Target = {
     if (ctx.diagnosticsOnly) return [{ path: 'runtime/pipeline.gen.mjs', contents: text }];
     const bundle = await bundlePipeline(text);
     return [
-      { path: ALERTS_PATH, contents: prometheusRuleYaml(plan) },
       { path: 'runtime/pipeline.gen.mjs', contents: text },
       { path: BUNDLE_LOCK_PATH, contents: bundleLock(packageRoot(), bundle) },
       { path: 'pipeline.mjs', contents: bundle.text, output: 'bundle' },
+      { path: ALERTS_PATH, contents: prometheusRuleYaml(plan) },
     ];
   },
 };

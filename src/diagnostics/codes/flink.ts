@@ -59,6 +59,13 @@ export const flinkCodes = {
     help: () => 'rewrite the expression with functions both targets have (see `pipec explain flink-function-unsupported`), or keep this pipeline on the runtime target',
     explain: 'Most of pipec\'s functions are Flink SQL functions, and the Flink target emits them as they are. Where Flink has no function with the same result (for example a difference of two timestamps in milliseconds: Flink\'s TIMESTAMPDIFF counts whole units), the target reports the operator instead of emitting an approximation.',
   }),
+  'flink-name-escaped': def<{ name: string }>({
+    severity: 'warning',
+    title: 'a name holds characters Flink SQL cannot quote',
+    message: (p) => `${p.name} holds a line terminator, control or bidi character; the Flink script spells it with \\uXXXX escapes, so it is another name on Flink`,
+    help: () => 'rename it to printable characters if this pipeline is to run on Flink',
+    explain: "Flink SQL identifiers and string literals have no escape sequences, and such characters written raw would let a name end a comment or read differently than it parses. The script spells each one as `\\uXXXX`, the same way at every use, so the script is valid; but a source or sink column renamed that way no longer matches its field in the records.",
+  }),
   'flink-dead-letters': def<{ source: string }>({
     severity: 'warning',
     title: 'Flink has no dead-letter output',

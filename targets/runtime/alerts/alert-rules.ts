@@ -4,6 +4,7 @@
 // the plan has the part that can fail, with thresholds derived from the spec's own options.
 // Each rule names the series it reads (`reads`), so a test can check them against a real scrape.
 import type { IrSource, PlanDoc } from '../../../src/plan/ir.ts';
+import { hex4, UNSAFE_CHARS } from '../../../src/util/unsafe-text.ts';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -39,8 +40,11 @@ const DOCS = 'docs/alerts.md';
  */
 const lit = (name: string): string => name.replaceAll('{{', '{{ "{{" }}');
 
-/** A PromQL string literal (Go-style escapes, which JSON's are a subset of). */
-const q = (s: string): string => JSON.stringify(s);
+/**
+ * A PromQL string literal (Go-style escapes, which JSON's are a subset of); line terminators,
+ * controls and bidi marks as `\uXXXX`, so no name reaches the file raw.
+ */
+const q = (s: string): string => JSON.stringify(s).replace(UNSAFE_CHARS, hex4);
 const sel = (labels: Record<string, string>): string => `{${Object.entries(labels).map(([k, v]) => `${k}=${q(v)}`).join(', ')}}`;
 
 /** Seconds as a Prometheus duration (`90s`, `5m`, `2h`), rounded up to whole seconds. */

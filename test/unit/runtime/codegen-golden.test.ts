@@ -51,6 +51,7 @@ test('two builds emit byte-identical files (module, bundle lock and bundle)', as
     ['runtime/pipeline.gen.mjs', 'review'],
     ['runtime/bundle.lock.json', 'review'],
     ['pipeline.mjs', 'bundle'],
+    ['alerts.yaml', 'review'],
   ]);
   for (let i = 0; i < a.length; i++) assert.ok(a[i]!.contents === b[i]!.contents, `${a[i]!.path} differs between builds`);
   // No absolute paths of this machine leak into the bundle or its lock.

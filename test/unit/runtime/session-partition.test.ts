@@ -47,11 +47,11 @@ test('PARTITION BY user, GROUP BY user, page: session bounds come from all of th
   o.push([16, 'u', 'a', 4]); // 16 <= 18: [0, 26). Per (u, a) alone this would be a second session [16, 26).
   o.push([5, 'v', 'a', 8]); // another user: its own session [5, 15)
   assert.equal(o.stateSize(), 3, 'accumulators: (u, a), (u, b) in one session, (v, a) in another');
-  o.advance(14);
+  o.advance(13);
   assert.deepEqual(out, []);
-  o.advance(25); // v's session ends at 15
+  o.advance(24); // v's session ends at 15: closed at watermark 14 (end - 1)
   assert.deepEqual(out, [['v', 'a', 5, 15, 8, 1]]);
-  o.advance(26); // u's: one row per page, both with u's bounds
+  o.advance(25); // u's: one row per page, both with u's bounds
   assert.deepEqual(out.slice(1), [
     ['u', 'a', 0, 26, 5, 2],
     ['u', 'b', 0, 26, 2, 1],
@@ -108,9 +108,9 @@ test('a bridging event merges two sessions holding several group keys: accumulat
   assert.equal(o.stateSize(), 4, 'S1 {a}, S2 {b, a, c}');
   o.push(bridging[4]!);
   assert.equal(o.stateSize(), 3, 'one session {a, b, c}');
-  o.advance(41);
+  o.advance(40);
   assert.deepEqual(out, [], 'the timers of the merged-away sessions (ends 10, 40, 42) do not fire it early');
-  o.advance(42);
+  o.advance(41); // end 42 - 1
   assert.deepEqual(out, bridged);
   assert.equal(o.stateSize(), 0);
 });
@@ -126,16 +126,16 @@ test('snapshot → JSON → restore in the middle of the bridging case gives the
   for (const r of bridging.slice(3)) b.o.push(r);
   b.o.push([-6, 'x', 'a', 99]); // user x: [-6, 4) ends at 4 <= watermark 5: the restored watermark makes it late
   assert.deepEqual(b.late, [[[-6, 'x', 'a', 99], 11]]);
-  b.o.advance(41);
+  b.o.advance(40);
   assert.deepEqual(b.out, []);
-  b.o.advance(42);
+  b.o.advance(41);
   assert.deepEqual(b.out, bridged);
 });
 
 test('late events: an event touching its partition\'s open session is not late; one after the session fired is', () => {
   const { o, out, late } = op({ gapMs: 10, allowedLatenessMs: 5 });
   o.push([0, 'u', 'a', 1]);
-  o.push([9, 'u', 'a', 2]); // u: [0, 19), fires at 19 + 5 = 24
+  o.push([9, 'u', 'a', 2]); // u: [0, 19), fires at 19 - 1 + 5 = 23
   o.advance(16);
   // (u, b) alone would be [1, 11), 11 + 5 <= 16: late. It touches u's open session instead.
   o.push([1, 'u', 'b', 4]);

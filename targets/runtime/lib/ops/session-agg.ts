@@ -3,9 +3,11 @@
 // [t, t + gap) and merges every session of its partition it touches (intervals that intersect
 // or touch merge). Within a session the GROUP BY keys aggregate: one accumulator per group key,
 // so `PARTITION BY user GROUP BY user, page` has per-user session bounds and a row per page.
-// A session fires when the watermark passes its end + lateness: one row per group key in it.
+// A session fires when the watermark reaches its end - 1 ms + lateness (window-close.ts): one
+// row per group key in it.
 import { MinHeap } from '../heap.ts';
 import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
+import { windowClosed } from './window-close.ts';
 
 export interface SessionAggConfig {
   id: string;
@@ -82,7 +84,7 @@ export class SessionAggOp implements StatefulOp {
         }
       }
     }
-    if (e + this.cfg.allowedLatenessMs <= this.wm) {
+    if (windowClosed(e, this.cfg.allowedLatenessMs, this.wm)) {
       this.ctx.late(this.id, row, this.wm - t);
       return;
     }
@@ -146,7 +148,7 @@ export class SessionAggOp implements StatefulOp {
     const fns = this.cfg.fns;
     for (;;) {
       const top = this.heap.peek();
-      if (top === undefined || top.t + L > wm) break;
+      if (top === undefined || !windowClosed(top.t, L, wm)) break;
       this.heap.pop();
       const sess = top.sess;
       if (sess.dead) continue;

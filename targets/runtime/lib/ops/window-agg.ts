@@ -2,6 +2,7 @@
 // one pane (whatever the window overlap), and a window is the merge of its panes when it
 // fires. A pane is freed when the last window containing it has fired.
 import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
+import { windowClosed } from './window-close.ts';
 
 export type WindowShape =
   | { kind: 'tumble'; sizeMs: number; offsetMs: number }
@@ -107,7 +108,7 @@ export class WindowAggOp implements StatefulOp {
     if (p === this.lastPaneStart && this.lastPane !== null) pane = this.lastPane;
     else {
       const L = this.cfg.allowedLatenessMs;
-      if (this.lastEnd(p) + L <= this.wm) {
+      if (windowClosed(this.lastEnd(p), L, this.wm)) {
         this.ctx.late(this.id, row, this.wm - t);
         return;
       }
@@ -115,7 +116,7 @@ export class WindowAggOp implements StatefulOp {
       if (pane === undefined) {
         pane = new Map();
         this.panes.set(p, pane);
-        for (const w of this.windowsOf(p)) if (w.e + L > this.wm) this.register(w);
+        for (const w of this.windowsOf(p)) if (!windowClosed(w.e, L, this.wm)) this.register(w);
       }
       this.lastPaneStart = p;
       this.lastPane = pane;
@@ -139,7 +140,7 @@ export class WindowAggOp implements StatefulOp {
   private emitChanges(p: number, key: unknown, g: Group, created: boolean): void {
     const L = this.cfg.allowedLatenessMs;
     for (const w of this.windowsOf(p)) {
-      if (w.e + L <= this.wm) continue;
+      if (windowClosed(w.e, L, this.wm)) continue;
       if (w.e - w.s === this.cfg.paneMs) {
         const r = this.cfg.fns.output(g.k, w.s, w.e, g.a);
         this.cfg.out(created ? r : setRowKind(r, '+U'));
@@ -181,7 +182,7 @@ export class WindowAggOp implements StatefulOp {
     this.wm = wm;
     const L = this.cfg.allowedLatenessMs;
     const a = this.pending;
-    while (this.head < a.length && a[this.head]!.e + L <= wm) {
+    while (this.head < a.length && windowClosed(a[this.head]!.e, L, wm)) {
       const w = a[this.head++]!;
       this.pendingKeys.delete(w.s + ':' + w.e);
       this.fire(w);

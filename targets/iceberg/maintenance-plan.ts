@@ -28,6 +28,15 @@ function humanDuration(ms: number): string {
   return n === '1' ? `1 ${unit.replace(/s$/, '')}` : `${n} ${unit}`;
 }
 
+/** The smallest double above `x` (x finite and ≥ 0); its shortest text parses back to it in Java. */
+export function nextDoubleUp(x: number): number {
+  if (x === 0) return Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}
+
 function callFor(action: IrCompactionAction, catalogName: string, table: string, targetFileSize: number): string {
   // The procedures parse `table` as a multi-part identifier: each part backtick-quoted, inside a
   // string literal. The catalog is the procedure's namespace: an identifier of its own.
@@ -41,8 +50,19 @@ function callFor(action: IrCompactionAction, catalogName: string, table: string,
       const map = opts.map(([k, v]) => `${quote(k)}, ${quote(v)}`).join(', ');
       return `CALL ${catalog}.system.rewrite_data_files(${t}, strategy => 'binpack', options => map(${map}));`;
     }
-    case 'rewrite_delete_files':
-      return `CALL ${catalog}.system.rewrite_data_files(${t}, strategy => 'binpack', options => map('delete-ratio-threshold', ${quote(String(action.deleteRatioAbove))}));`;
+    case 'rewrite_delete_files': {
+      // Only files whose delete ratio is above the threshold, as `pipec compact` picks them:
+      // min-file-size 0 stops binpack from also taking every file under 75% of the target, and
+      // Spark selects `ratio >= threshold`, so the threshold is the next double above ours
+      // (`>= nextUp(x)` is `> x` for the double ratio both compute).
+      const opts: [string, string][] = [
+        ['target-file-size-bytes', String(targetFileSize)],
+        ['min-file-size-bytes', '0'],
+        ['delete-ratio-threshold', String(nextDoubleUp(action.deleteRatioAbove))],
+      ];
+      const map = opts.map(([k, v]) => `${quote(k)}, ${quote(v)}`).join(', ');
+      return `CALL ${catalog}.system.rewrite_data_files(${t}, strategy => 'binpack', options => map(${map}));`;
+    }
     case 'expire_snapshots':
       return (
         `CALL ${catalog}.system.expire_snapshots(${t}, older_than => current_timestamp() - ${durationSql(action.olderThanMs)}` +

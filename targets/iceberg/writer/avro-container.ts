@@ -4,6 +4,7 @@
 // so files written by other engines (whose field names may differ) read the same.
 import avro from 'avsc';
 import { randomBytes } from 'node:crypto';
+import { twosComplementToBigInt } from './single-value.ts';
 
 const longType = avro.types.LongType.__with({
   fromBuffer: (buf: Buffer) => {
@@ -117,5 +118,8 @@ function normalize(value: unknown, schema: unknown, keepNames = false): unknown 
     return out;
   }
   if (s.type === 'array') return (value as unknown[]).map((v) => normalize(v, s.items, keepNames));
+  // Decimals (partition values) come back as their unscaled integer, the writer's value model;
+  // the bytes' length is the writer's choice (16 in older pipec manifests, the minimum per spec).
+  if (s.logicalType === 'decimal' && (s.type === 'fixed' || s.type === 'bytes') && value instanceof Uint8Array) return twosComplementToBigInt(value);
   return value;
 }

@@ -1,17 +1,28 @@
-// Local file IO for table files. Locations are `file://` URIs (what other Iceberg engines
-// expect in metadata) or absolute paths; writes go through a temp file and rename so a reader
-// never sees half a file, and `createExclusive` fails if the target exists (atomic commits).
+// Local file IO for table files. Locations are `file://` + the path as stored, or absolute
+// paths; writes go through a temp file and rename so a reader never sees half a file, and
+// `createExclusive` fails if the target exists (atomic commits).
+//
+// A location is never percent-decoded or -encoded: Iceberg Java (Hadoop's Path), pyiceberg and
+// DuckDB all open `file:` locations by their literal path, so `/wh/my dir/city=Z%C3%BCrich`
+// is a folder named with a space and a `%` sequence (the partition folder name is URL-encoded
+// once, by `partitionToPath`, as Java does). Tables written before this rule (pipec ≤ 0.1.0
+// percent-encoded the path in the URL) with such characters in a path do not read back.
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 
+/** The local path a location names: `file:/p`, `file:///p` and `file://localhost/p` are `/p`. */
 export function toPath(location: string): string {
-  return location.startsWith('file:') ? fileURLToPath(location) : location;
+  if (!location.startsWith('file:')) return location;
+  const rest = location.slice('file:'.length);
+  if (!rest.startsWith('//')) return rest;
+  const slash = rest.indexOf('/', 2);
+  return slash < 0 ? '/' : rest.slice(slash);
 }
 
+/** The location of an absolute local path, in the form other engines write (`file:///p`). */
 export function toLocation(path: string): string {
-  return pathToFileURL(path).href;
+  return `file://${path}`;
 }
 
 function writeDurably(path: string, bytes: Uint8Array | string): void {

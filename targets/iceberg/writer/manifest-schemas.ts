@@ -4,6 +4,7 @@
 // lineage (`first_row_id` of data files and of data manifests) and the deletion-vector fields
 // (`referenced_data_file`, `content_offset`, `content_size_in_bytes`); v2 files are unchanged.
 import type { PartitionFieldSpec } from '../field-id-lock.ts';
+import { decimalRequiredBytes } from './single-value.ts';
 
 type AvroSchema = Record<string, unknown> | string | unknown[];
 
@@ -32,7 +33,7 @@ function intMap(fieldId: number, name: string, keyId: number, valueId: number, v
 /** Avro type of a partition value, by the transform's result type. */
 function partitionAvroType(resultType: string): AvroSchema {
   const dec = /^decimal\((\d+),\s*(\d+)\)$/.exec(resultType);
-  if (dec) return { type: 'fixed', name: `decimal_${dec[1]}_${dec[2]}`, size: 16, logicalType: 'decimal', precision: Number(dec[1]), scale: Number(dec[2]) };
+  if (dec) return { type: 'fixed', name: `decimal_${dec[1]}_${dec[2]}`, size: decimalRequiredBytes(Number(dec[1])), logicalType: 'decimal', precision: Number(dec[1]), scale: Number(dec[2]) };
   const table: Record<string, AvroSchema> = {
     boolean: 'boolean',
     int: 'int',

@@ -8,6 +8,7 @@ import { encodeAvroContainer, decodeAvroContainer } from './avro-container.ts';
 import { serializeSingleValue } from './single-value.ts';
 import { transformResultType } from './transforms.ts';
 import { decimalUnscaled } from './values.ts';
+import { decimalFixedBytes, decimalRequiredBytes } from './single-value.ts';
 import type { Id } from './metadata-json.ts';
 
 export const STATUS = { EXISTING: 0, ADDED: 1, DELETED: 2 } as const;
@@ -85,12 +86,7 @@ function avroPartitionValue(resultType: string, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (resultType === 'long' || resultType === 'timestamp' || resultType === 'timestamptz') return BigInt(v as number);
   const dec = /^decimal\((\d+),\s*(\d+)\)$/.exec(resultType);
-  if (dec) {
-    const b = Buffer.alloc(16);
-    b.writeBigInt64BE(BigInt.asIntN(64, decimalUnscaled(v as string, Number(dec[2])) >> 64n), 0);
-    b.writeBigUInt64BE(BigInt.asUintN(64, decimalUnscaled(v as string, Number(dec[2]))), 8);
-    return b;
-  }
+  if (dec) return decimalFixedBytes(decimalUnscaled(v as string | bigint, Number(dec[2])), decimalRequiredBytes(Number(dec[1])));
   if (resultType === 'binary') return Buffer.from(v as Uint8Array);
   return v;
 }
@@ -180,7 +176,8 @@ export function summarizeManifest(
       const sorted = present.filter((v) => !(typeof v === 'number' && Number.isNaN(v))).sort(comparePartitionValues);
       return {
         contains_null: present.length < values.length,
-        contains_nan: p.resultType === 'float' || p.resultType === 'double' ? nan : null,
+        // Java writes false for every type without NaNs (Iceberg 1.10's all_manifests reads it as required).
+        contains_nan: nan,
         lower_bound: sorted.length ? Buffer.from(serializeSingleValue(p.resultType, sorted[0])) : null,
         upper_bound: sorted.length ? Buffer.from(serializeSingleValue(p.resultType, sorted[sorted.length - 1])) : null,
       };

@@ -7,7 +7,7 @@ import { parquetMetadata } from 'hyparquet';
 import { gzipSync } from 'node:zlib';
 import type { IcebergField, IcebergType } from '../type-map.ts';
 import { decimalUnscaled, toBigInt, toMicros } from './values.ts';
-import { serializeSingleValue } from './single-value.ts';
+import { decimalRequiredBytes, serializeSingleValue } from './single-value.ts';
 
 export interface ColumnMetrics {
   columnSizes: Map<number, bigint>;
@@ -28,6 +28,14 @@ export interface ParquetDataFile {
 
 type SchemaElement = Record<string, unknown>;
 
+/**
+ * `created_by` in the form parquet-mr's VersionParser reads (`<app> version <v> (build <hash>)`):
+ * a value it cannot parse makes Spark ignore the row-group statistics of string and decimal
+ * columns. Kept equal to package.json's version by a unit test; no build hash (data files
+ * written by the same version stay byte-identical whatever commit built the bundle).
+ */
+export const PARQUET_CREATED_BY = 'pipec version 0.1.0 (build unknown)';
+
 /** String bounds are truncated like Iceberg's default metrics mode `truncate(16)`. */
 const TRUNCATE_CHARS = 16;
 
@@ -40,7 +48,7 @@ function primitiveElement(name: string, t: string, required: boolean, fieldId: n
   const base = { name, repetition_type: required ? 'REQUIRED' : 'OPTIONAL', field_id: fieldId };
   const dec = decimalParams(t);
   if (dec) {
-    const physical = dec.precision <= 9 ? { type: 'INT32' } : dec.precision <= 18 ? { type: 'INT64' } : { type: 'FIXED_LEN_BYTE_ARRAY', type_length: decimalBytes(dec.precision) };
+    const physical = dec.precision <= 9 ? { type: 'INT32' } : dec.precision <= 18 ? { type: 'INT64' } : { type: 'FIXED_LEN_BYTE_ARRAY', type_length: decimalRequiredBytes(dec.precision) };
     return { ...base, ...physical, converted_type: 'DECIMAL', precision: dec.precision, scale: dec.scale };
   }
   switch (t) {
@@ -66,13 +74,6 @@ function primitiveElement(name: string, t: string, required: boolean, fieldId: n
     default:
       throw new Error(`the Parquet writer has no mapping for Iceberg type ${t}`);
   }
-}
-
-/** Smallest number of bytes that holds every unscaled value of `precision` digits. */
-function decimalBytes(precision: number): number {
-  let n = 1;
-  while (2n ** BigInt(8 * n - 1) <= 10n ** BigInt(precision)) n++;
-  return n;
 }
 
 function schemaElements(name: string, type: IcebergType, required: boolean, fieldId: number, out: SchemaElement[]): void {
@@ -185,7 +186,14 @@ export interface ParquetWriteOptions {
 export function writeParquetDataFile(fields: IcebergField[], rows: Record<string, unknown>[], opts: ParquetWriteOptions): ParquetDataFile {
   const schema: SchemaElement[] = [{ name: 'table', num_children: fields.length }];
   for (const f of fields) schemaElements(f.name, f.type, f.required, f.id, schema);
-  const columnData = fields.map((f) => ({ name: f.name, data: rows.map((r) => physicalValue(f.type, r[f.name])) }));
+  // BOOLEAN leaves are written PLAIN (bit-packed), as parquet-mr does: hyparquet-writer would
+  // choose RLE past 16 values, which Spark's vectorised reader refuses. The option is per
+  // top-level column, so a nested column with a boolean leaf has all its leaves PLAIN.
+  const columnData = fields.map((f) => ({
+    name: f.name,
+    data: rows.map((r) => physicalValue(f.type, r[f.name])),
+    ...(hasBooleanLeaf(f.type) ? { encoding: 'PLAIN' as const } : {}),
+  }));
   const writer = new ByteWriter();
   parquetWrite({
     writer,
@@ -195,7 +203,7 @@ export function writeParquetDataFile(fields: IcebergField[], rows: Record<string
     compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) },
     rowGroupSize: opts.rowGroupRows ?? 100_000,
     statistics: true,
-    createdBy: 'pipec iceberg writer',
+    createdBy: PARQUET_CREATED_BY,
   } as never);
   const buffer = writer.getBuffer();
   const meta = parquetMetadata(buffer);
@@ -222,6 +230,13 @@ export function writeParquetDataFile(fields: IcebergField[], rows: Record<string
   }
   topLevelMetrics(fields, rows, metrics);
   return { bytes: new Uint8Array(buffer), recordCount: rows.length, metrics, splitOffsets };
+}
+
+function hasBooleanLeaf(type: IcebergType): boolean {
+  if (typeof type === 'string') return type === 'boolean';
+  if (type.type === 'struct') return type.fields.some((f) => hasBooleanLeaf(f.type));
+  if (type.type === 'list') return hasBooleanLeaf(type.element);
+  return hasBooleanLeaf(type.key) || hasBooleanLeaf(type.value);
 }
 
 /** Parquet leaf path (`tags.list.element`) → Iceberg field id of that leaf. */

@@ -50,3 +50,32 @@ export function minimalTwosComplement(n: bigint): Uint8Array {
   }
   return Uint8Array.from(bytes);
 }
+
+/**
+ * Bytes of an Avro `fixed` / Parquet FIXED_LEN_BYTE_ARRAY decimal of `precision` digits: the
+ * smallest n with 2^(8n-1) > 10^precision (Iceberg Java's TypeUtil.decimalRequiredBytes;
+ * 6 for decimal(12,2), 16 for decimal(38,s)).
+ */
+export function decimalRequiredBytes(precision: number): number {
+  let n = 1;
+  while (2n ** BigInt(8 * n - 1) <= 10n ** BigInt(precision)) n++;
+  return n;
+}
+
+/** `n` in `size` bytes, big-endian two's complement (sign-extended). */
+export function decimalFixedBytes(n: bigint, size: number): Buffer {
+  const b = Buffer.alloc(size);
+  let v = BigInt.asUintN(size * 8, n);
+  for (let i = size - 1; i >= 0; i--) {
+    b[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return b;
+}
+
+/** Big-endian two's complement bytes → the integer (any length; empty is 0). */
+export function twosComplementToBigInt(b: Uint8Array): bigint {
+  let n = 0n;
+  for (const x of b) n = (n << 8n) | BigInt(x);
+  return b.length && (b[0]! & 0x80) ? n - (1n << BigInt(8 * b.length)) : n;
+}

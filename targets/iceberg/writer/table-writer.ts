@@ -6,6 +6,7 @@
 // Format v3 tables: deletes are deletion vectors (one per data file per snapshot: a commit
 // merges new ones with the table's), removing a data file removes its vector, and every
 // snapshot carries row lineage (row-lineage.ts).
+import { partitionToPath } from './partition-path.ts';
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
@@ -90,7 +91,8 @@ export class IcebergTableWriter {
   }
 
   private partitionPath(ctx: SpecContext, part: Record<string, unknown>): string {
-    return ctx.spec.fields.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(part[p.name] === null ? 'null' : String(part[p.name]))}`).join('/');
+    const fields = ctx.spec.fields.map((p) => ({ name: p.name, transform: p.transform, sourceType: ctx.schema.fields.find((f) => f.id === p['source-id'])!.type as string }));
+    return partitionToPath(fields, part);
   }
 
   /** Groups rows by partition and writes files no larger than the target size. */

@@ -91,10 +91,46 @@ function incompatibility(sinkType: IcebergType, tableType: IcebergType): string 
 }
 
 /** Per sink column: runtime value → writer value (the writer's model is in writer/values.ts). */
-function converter(kind: string): (v: unknown) => unknown {
+function converter(kind: string, tableType: IcebergType): (v: unknown) => unknown {
   // DECIMAL is a scaled integer in the runtime; the writer takes the unscaled value as a bigint.
   if (kind === 'decimal') return (v) => (v === null || v === undefined ? null : BigInt(v as number | bigint));
+  const bytes = bytesDecoder(tableType);
+  if (bytes) return (v) => (v === null || v === undefined ? null : bytes(v));
   return (v) => (v === undefined ? null : v);
+}
+
+/**
+ * The runtime carries BYTES as base64 text (as Flink's JSON format reads them); the table
+ * stores the bytes. Null when `t` holds no binary anywhere (values pass through unchanged).
+ */
+export function bytesDecoder(t: IcebergType): ((v: unknown) => unknown) | null {
+  if (typeof t === 'string') {
+    if (t !== 'binary') return null;
+    return (v) => (typeof v === 'string' ? new Uint8Array(Buffer.from(v, 'base64')) : v);
+  }
+  const orNull = (f: ((v: unknown) => unknown) | null) => (f ? (v: unknown) => (v === null || v === undefined ? null : f(v)) : null);
+  if (t.type === 'struct') {
+    const parts = t.fields.map((f) => [f.name, orNull(bytesDecoder(f.type))] as const).filter(([, f]) => f !== null);
+    if (!parts.length) return null;
+    return (v) => {
+      const o = { ...(v as Record<string, unknown>) };
+      for (const [name, f] of parts) o[name] = f!(o[name]);
+      return o;
+    };
+  }
+  if (t.type === 'list') {
+    const el = orNull(bytesDecoder(t.element));
+    return el ? (v) => (v as unknown[]).map(el) : null;
+  }
+  const key = orNull(bytesDecoder(t.key));
+  const val = orNull(bytesDecoder(t.value));
+  if (!key && !val) return null;
+  const k = key ?? ((x: unknown) => x);
+  const w = val ?? ((x: unknown) => x);
+  return (v) => {
+    const entries = v instanceof Map ? [...v.entries()] : Object.entries(v as Record<string, unknown>);
+    return new Map(entries.map(([a, b]) => [k(a), w(b)]));
+  };
 }
 
 export async function bindTable(def: SinkDef, spec: IcebergSinkSpec, baseDir: string, label: SinkLabel): Promise<BoundTable> {
@@ -126,7 +162,7 @@ export async function bindTable(def: SinkDef, spec: IcebergSinkSpec, baseDir: st
       const why = sf ? incompatibility(sf.type, tf.type) : null;
       if (why) throw label.error(`column ${col.name} has an incompatible type: ${why}`);
       if (tf.required && col.nullable) throw label.error(`column ${col.name} is nullable in the sink but required in the table`);
-      return { field: tf.name, idx, conv: converter(col.kind) };
+      return { field: tf.name, idx, conv: converter(col.kind, tf.type) };
     });
     const missingRequired = tableFields.filter((f) => f.required && !cols.some((x) => x.field === f.name));
     if (missingRequired.length) throw label.error(`the table requires column ${missingRequired[0]!.name}, which the sink does not write`);

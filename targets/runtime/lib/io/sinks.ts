@@ -380,12 +380,13 @@ export class ParquetSink implements RunningSink {
     return { part: this.part, bytes: this.bytes };
   }
 
-  private columnData(): { name: string; data: unknown[]; type: any; nullable: boolean }[] {
+  private columnData(): { name: string; data: unknown[]; type: any; nullable: boolean; encoding?: 'PLAIN' }[] {
     const cols = this.def.columns.map((c, i) => {
       const col = this.rows.map((r) => r[i] ?? null);
       switch (c.kind) {
         case 'boolean':
-          return { name: c.name, data: col, type: 'BOOLEAN', nullable: c.nullable };
+          // PLAIN (bit-packed) as parquet-mr writes: Spark's vectorised reader refuses the RLE the library picks past 16 rows.
+          return { name: c.name, data: col, type: 'BOOLEAN', nullable: c.nullable, encoding: 'PLAIN' as const };
         case 'int':
           return { name: c.name, data: col, type: 'INT32', nullable: c.nullable };
         case 'bigint':
@@ -401,6 +402,9 @@ export class ParquetSink implements RunningSink {
           return { name: c.name, data: col.map((v) => (v === null ? null : formatDecimal(v as number, c.scale ?? 0))), type: 'STRING', nullable: c.nullable };
         case 'string':
           return { name: c.name, data: col, type: 'STRING', nullable: c.nullable };
+        case 'bytes':
+          // The runtime carries BYTES as base64 text; the file holds the bytes.
+          return { name: c.name, data: col.map((v) => (v === null ? null : new Uint8Array(Buffer.from(v as string, 'base64')))), type: 'BYTE_ARRAY', nullable: c.nullable };
         default:
           return { name: c.name, data: col.map((v) => (v === null ? null : JSON.stringify(v))), type: 'JSON', nullable: c.nullable };
       }

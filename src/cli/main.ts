@@ -25,6 +25,7 @@ const OPTIONS = {
   'checkpoint-dir': { type: 'string' },
   'metrics-port': { type: 'string' },
   'member-id': { type: 'string' },
+  base: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -85,7 +86,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null });
     }
     case 'diff':
-      return (await import('./commands/diff.ts')).diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });
+      return (await import('./commands/diff.ts')).diffCommand(ctx, { paths: rest, base: v.base ?? null });
     case 'explain':
       return (await import('./commands/explain.ts')).explainCommand(ctx, rest[0]);
     case 'fmt': {

@@ -30,7 +30,7 @@ class CountOp implements StatefulOp {
   }
 }
 
-const def = (fingerprint: string): PipelineDef => ({ name: 'p', fingerprint, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
+const def = (fingerprint: string): PipelineDef => ({ name: 'p', fingerprint, state: { sources: {}, operators: {}, sinks: {} }, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
 
 /** One member: a fake source of two partitions, a clock the test moves, a log of what happened in what order. */
 function member(root: string, id: string, fingerprint = 'fp') {

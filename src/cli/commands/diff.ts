@@ -93,11 +93,11 @@ async function diffPair(ctx: CommandContext, oldSide: Side, newSide: Side): Prom
     const bopts = { cwd: ctx.cwd, env: ctx.env, targets, outDir: 'generated' };
     const [ba, bb] = [await buildSpecs({ ...bopts, files: [oldSide.file], ...readerOf(oldSide.texts) }), await buildSpecs({ ...bopts, files: [newSide.file], ...readerOf(newSide.texts) })];
     const strip = (k: string): string => k.slice(k.indexOf('/') + 1);
-    const fa = new Map([...ba.outputs].map(([k, v]) => [strip(k), withoutHeader(v)]));
+    const fa = new Map([...ba.outputs].map(([k, v]) => [strip(k), withoutHeader(v, oldSide.file)]));
     for (const [k, v] of bb.outputs) {
       const before = fa.get(strip(k));
       if (before === undefined) ctx.io.stdout(`generated       ${strip(k)}: new file\n`);
-      else if (!before.equals(withoutHeader(v))) ctx.io.stdout(`generated       ${strip(k)}: changed\n`);
+      else if (!before.equals(withoutHeader(v, newSide.file))) ctx.io.stdout(`generated       ${strip(k)}: changed\n`);
     }
   }
   const v = stateVerdict(a.plan, b.plan);
@@ -108,13 +108,14 @@ async function diffPair(ctx: CommandContext, oldSide: Side, newSide: Side): Prom
 }
 
 /**
- * A generated file without its header: the leading comment lines (`//`, `--`, `#`) name the spec
- * file and pipec's version, which differ between two versions of a spec without changing anything.
+ * A generated file without its header: the leading comment lines (`//`, `--`, `#`), and the spec's
+ * path wherever it is named (plan.txt's first line), differ between two copies of a spec without
+ * changing anything.
  */
-function withoutHeader(v: string | Uint8Array): Buffer {
+function withoutHeader(v: string | Uint8Array, specFile: string): Buffer {
   if (typeof v !== 'string') return Buffer.from(v);
   const lines = v.split('\n');
   let i = 0;
   while (i < lines.length && /^\s*(\/\/|--|#)/.test(lines[i]!)) i++;
-  return Buffer.from(lines.slice(i).join('\n'), 'utf8');
+  return Buffer.from(lines.slice(i).join('\n').split(specFile).join('<spec>'), 'utf8');
 }

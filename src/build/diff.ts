@@ -57,7 +57,9 @@ function diffStateless(a: PlanDoc, b: PlanDoc): Finding[] {
     o.op === 'filter' ? canonicalJson(o.predicate) : o.op === 'project' ? canonicalJson(o.exprs.map((x) => [x.name, x.expr])) : null;
   const sinkNames = new Set([...a.sinks, ...b.sinks].map((s) => s.name));
   const subjectOf = (id: string): string => {
-    const owner = id.slice(0, id.lastIndexOf('/') > 0 ? id.lastIndexOf('/') : id.length);
+    // Operator ids are `<owner>/<role>` (`big/filter`, `all_events/u1/project`): the owner is the longest prefix that names a sink or view.
+    const owners = [...sinkNames, ...a.views.map((v) => v.name), ...b.views.map((v) => v.name)].filter((n) => id.startsWith(n + '/'));
+    const owner = owners.sort((x, y) => y.length - x.length)[0] ?? id.split('/')[0]!;
     return `${sinkNames.has(owner) ? 'sink' : 'view'} ${owner}`;
   };
   const before = new Map(liveOperators(a).map((o) => [o.id, o]));

@@ -1,7 +1,11 @@
 // `pipec diff`: what a change to a spec does to state, sink schemas and generated files.
 // Each finding is classified: compatible (deploy as is), needs backfill (state or history must
-// be rebuilt from the sources), or breaking (consumers or tables must change first).
+// be rebuilt from the sources), or breaking (consumers or tables must change first). State is
+// judged by the runtime's own resume check over the same per-operator fingerprints, so a change
+// called compatible is one `pipec run` resumes from the checkpoint (docs/language-decisions.md).
 import type { IrColumn, IrOperator, IrSink, PlanDoc, SqlType } from '../plan/ir.ts';
+import { canonicalJson, liveOperators, stateFingerprints } from '../plan/state-fingerprints.ts';
+import { compareState, type StatePart, type StateVerdict } from '../../targets/runtime/lib/state-compat.ts';
 import { formatSqlType, sameType } from '../types/sql-type.ts';
 
 export type Impact = 'compatible' | 'needs-backfill' | 'breaking';
@@ -19,59 +23,57 @@ export function overallImpact(fs: Finding[]): Impact {
 }
 
 export function diffPlans(oldPlan: PlanDoc, newPlan: PlanDoc): Finding[] {
-  return [...diffState(oldPlan, newPlan), ...diffSinks(oldPlan, newPlan)];
+  return [...diffState(stateVerdict(oldPlan, newPlan)), ...diffStateless(oldPlan, newPlan), ...diffSinks(oldPlan, newPlan)];
 }
 
-/** Stateful operators, compared per view: a changed window, key or aggregate invalidates state. */
-function diffState(a: PlanDoc, b: PlanDoc): Finding[] {
+/**
+ * Would `pipec run` of the new plan resume from a checkpoint of the old one? The very check the
+ * runtime makes (state-compat.ts) over the very fingerprints it writes (state-fingerprints.ts).
+ */
+export function stateVerdict(oldPlan: PlanDoc, newPlan: PlanDoc): StateVerdict {
+  return compareState(stateFingerprints(oldPlan), stateFingerprints(newPlan));
+}
+
+/** State findings, one per part the verdict names: any refusal is needs-backfill, never compatible. */
+function diffState(v: StateVerdict): Finding[] {
   const out: Finding[] = [];
-  const stateOf = (p: PlanDoc): Map<string, string> => {
-    const m = new Map<string, string>();
-    for (const v of p.views) {
-      const chain = operatorChain(p, v.operator).filter((op) => op.stateBound.kind !== 'stateless');
-      m.set(v.name, JSON.stringify(chain.map(stateSignature)));
-    }
-    return m;
-  };
-  const sa = stateOf(a);
-  const sb = stateOf(b);
-  for (const [view, sig] of sb) {
-    const before = sa.get(view);
-    if (before === undefined) out.push({ impact: 'needs-backfill', subject: `view ${view}`, message: 'new view: its state starts empty unless the sources are replayed' });
-    else if (before !== sig && sig !== '[]') out.push({ impact: 'needs-backfill', subject: `view ${view}`, message: 'window, keys or aggregates changed: checkpointed state cannot be reused; replay the sources' });
-  }
-  for (const view of sa.keys()) if (!sb.has(view)) out.push({ impact: 'compatible', subject: `view ${view}`, message: 'view removed: its state is dropped' });
+  const what = (p: StatePart): string =>
+    p.kind === 'source' ? 'its position (where it reads, its format or event time) changed' : p.kind === 'sink' ? 'where or how it writes changed' : 'its state layout (window, keys, aggregates or join sides) changed';
+  for (const p of v.changed) out.push({ impact: 'needs-backfill', subject: `${p.kind} ${p.uid}`, message: `${what(p)}: \`pipec run\` refuses the checkpoint; replay the sources (start over)` });
+  for (const p of v.added) out.push({ impact: 'needs-backfill', subject: `${p.kind} ${p.uid}`, message: 'new: it has no state in the checkpoint, so `pipec run` refuses it; replay the sources (start over)' });
+  // New sinks resume too (empty); diffSinks lists them.
+  for (const p of v.dropped) out.push({ impact: 'compatible', subject: `${p.kind} ${p.uid}`, message: 'removed: its state in the checkpoint is dropped on resume' });
   return out;
 }
 
-function stateSignature(op: IrOperator): unknown {
-  switch (op.op) {
-    case 'window_agg':
-      return { op: op.op, window: op.window, keys: op.groupKeys, aggs: op.aggregates, lateness: op.allowedLatenessMs };
-    case 'group_agg':
-      return { op: op.op, keys: op.groupKeys, aggs: op.aggregates };
-    case 'interval_join':
-      return { op: op.op, l: op.leftKeys, r: op.rightKeys, lo: op.lowerMs, hi: op.upperMs };
-    case 'temporal_join':
-      return { op: op.op, l: op.leftKeys, r: op.rightKeys };
-    default:
-      return { op: op.op };
-  }
-}
-
-function operatorChain(p: PlanDoc, id: string): IrOperator[] {
-  const byId = new Map(p.operators.map((o) => [o.id, o]));
-  const seen = new Set<string>();
-  const out: IrOperator[] = [];
-  const visit = (x: string): void => {
-    if (seen.has(x)) return;
-    seen.add(x);
-    const op = byId.get(x);
-    if (!op) return;
-    op.inputs.forEach(visit);
-    out.push(op);
+/**
+ * Filters and projections (stateless): compatible, since no state depends on them, but listed — the
+ * rows they let through or compute change from the checkpoint on. Named by owner: a sink's
+ * `AS SELECT ... WHERE` or a view's.
+ */
+function diffStateless(a: PlanDoc, b: PlanDoc): Finding[] {
+  const out: Finding[] = [];
+  const body = (o: IrOperator): string | null =>
+    o.op === 'filter' ? canonicalJson(o.predicate) : o.op === 'project' ? canonicalJson(o.exprs.map((x) => [x.name, x.expr])) : null;
+  const sinkNames = new Set([...a.sinks, ...b.sinks].map((s) => s.name));
+  const subjectOf = (id: string): string => {
+    // Operator ids are `<owner>/<role>` (`big/filter`, `all_events/u1/project`): the owner is the longest prefix that names a sink or view.
+    const owners = [...sinkNames, ...a.views.map((v) => v.name), ...b.views.map((v) => v.name)].filter((n) => id.startsWith(n + '/'));
+    const owner = owners.sort((x, y) => y.length - x.length)[0] ?? id.split('/')[0]!;
+    return `${sinkNames.has(owner) ? 'sink' : 'view'} ${owner}`;
   };
-  visit(id);
+  const before = new Map(liveOperators(a).map((o) => [o.id, o]));
+  const after = new Map(liveOperators(b).map((o) => [o.id, o]));
+  for (const kind of ['filter', 'project'] as const) {
+    const noun = kind === 'filter' ? 'filter (WHERE)' : 'projection (SELECT list)';
+    for (const [id, o] of after) {
+      if (o.op !== kind) continue;
+      const old = before.get(id);
+      if (!old || old.op !== kind) out.push({ impact: 'compatible', subject: subjectOf(id), message: `${noun} added: applies to rows from the checkpoint on` });
+      else if (body(old) !== body(o)) out.push({ impact: 'compatible', subject: subjectOf(id), message: `${noun} changed: applies to rows from the checkpoint on` });
+    }
+    for (const [id, o] of before) if (o.op === kind && after.get(id)?.op !== kind) out.push({ impact: 'compatible', subject: subjectOf(id), message: `${noun} removed: applies to rows from the checkpoint on` });
+  }
   return out;
 }
 
@@ -81,7 +83,7 @@ function diffSinks(a: PlanDoc, b: PlanDoc): Finding[] {
   for (const s of b.sinks) {
     const old = bySink.get(s.name);
     if (!old) {
-      out.push({ impact: 'compatible', subject: `sink ${s.name}`, message: `new ${s.connector} sink` });
+      out.push({ impact: 'compatible', subject: `sink ${s.name}`, message: `new ${s.connector} sink: starts empty and receives the rows from the checkpoint on` });
       continue;
     }
     if (old.connector !== s.connector || destination(old) !== destination(s)) {

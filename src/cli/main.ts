@@ -27,6 +27,7 @@ const OPTIONS = {
   'member-id': { type: 'string' },
   update: { type: 'boolean' },
   reporter: { type: 'string' },
+  base: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
   snapshot: { type: 'string' },
@@ -95,7 +96,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       return (await import('./commands/test.ts')).testCommand(ctx, { paths: rest, update: v.update ?? false, reporter });
     }
     case 'diff':
-      return (await import('./commands/diff.ts')).diffCommand(ctx, { oldFile: rest[0], newFile: rest[1] });
+      return (await import('./commands/diff.ts')).diffCommand(ctx, { paths: rest, base: v.base ?? null });
     case 'explain':
       return (await import('./commands/explain.ts')).explainCommand(ctx, rest[0]);
     case 'fmt': {

@@ -74,9 +74,20 @@ checkpoints and a crash with restart, then the expected rows of each sink (docs/
 `,
   },
   diff: {
-    synopsis: 'pipec diff <old> <new>',
-    text: `Compiles both versions of a spec and reports what the change does to state, sink schemas and
-generated files: compatible, needs backfill, or breaking.
+    synopsis: 'pipec diff <old> <new> | pipec diff --base <git-ref> [paths]',
+    text: `Compiles both versions of a spec and reports what the change does to state, filters and
+projections, sink schemas and generated files (header-only differences ignored): compatible,
+needs backfill, or breaking. Exit 1 when breaking.
+
+State: each stateful operator (window and GROUP BY aggregates, joins, changelog normalize),
+each source (its position) and each sink (its commit progress) has a state fingerprint under a
+stable uid (\`revenue_1m/window\`). \`pipec run\` resumes from a checkpoint when every source and
+operator finds its uid with the same fingerprint (new sinks start empty; removed parts are
+dropped), and diff reads the same fingerprints through the same check: "checkpoint: resumes"
+here means \`pipec run\` resumes. A sink's filter or projection is compatible, but listed.
+
+  --base REF   compare the specs under [paths] (default: the spec folders) as they are at the
+               git revision REF (read with git show, no checkout) with the working tree
 `,
   },
   explain: {

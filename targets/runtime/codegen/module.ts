@@ -3,6 +3,7 @@
 // wiring the runner instantiates. The result is the body of `definePipeline(env)`, which
 // reads the runtime library as `rt`.
 import { createHash } from 'node:crypto';
+import { liveOperators, normalizedSources, normalizeUid, sourcesNeedingNormalize, stateFingerprints } from '../../../src/plan/state-fingerprints.ts';
 import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType } from '../../../src/plan/ir.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
@@ -79,18 +80,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const opById = new Map(plan.operators.map((o) => [o.id, o]));
   const srcById = new Map(plan.sources.map((s) => [s.id, s]));
 
-  // Which operators feed a sink (directly, through other operators, or as late rows)?
-  const live = new Set<string>();
-  const mark = (id: string): void => {
-    if (live.has(id)) return;
-    live.add(id);
-    for (const i of opById.get(id)?.inputs ?? []) mark(i);
-  };
-  for (const s of plan.sinks) {
-    if (s.input) mark(s.input);
-    for (const l of s.lateFrom) mark(l);
-  }
-  const ops = plan.operators.filter((o) => live.has(o.id));
+  // Only operators that feed a sink (directly, through others, or as late rows) are built.
+  const ops = liveOperators(plan);
   const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
   const sources = plan.sources.filter((s) => usedSources.has(s.id));
 
@@ -102,18 +93,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
   // A changelog source's old rows may be key-only (PostgreSQL without REPLICA IDENTITY FULL):
   // whatever computes on its rows gets them through a changelog normalize (last row per key).
-  // (A temporal join keeps its own versioned state: it needs no normalize.)
-  const computes = (id: string): boolean =>
-    consumersOf(id).some((c) =>
-      c.op === 'project' ? c.exprs.some((x) => x.expr.kind !== 'col' && x.expr.kind !== 'lit') || computes(c.id) : c.op === 'union' ? computes(c.id) : c.op !== 'temporal_join',
-    );
-  const normalized = new Set<string>();
-  for (const o of ops) {
-    if (o.op !== 'scan' || srcById.get(o.source)?.changelog !== 'changelog' || !computes(o.id)) continue;
-    const s = srcById.get(o.source)!;
+  // Which sources do is the plan's decision (its state is fingerprinted there).
+  const normalized = normalizedSources(plan, ops);
+  for (const s of sourcesNeedingNormalize(plan, ops))
     if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
-    else normalized.add(o.source);
-  }
   // Changelog sources joined as versioned tables without WATERMARK: commit time as version time.
   const clocks = versionClocks(ops, opById, srcById, (what, o) => unsupported.push({ what, name: o.id, span: o.span }));
   // GROUP BY emits '-U' before '+U' when its input retracts or a consumer must retract.
@@ -159,6 +142,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     `function ${sig} {\n${temps.length ? `  let ${temps.join(', ')};\n` : ''}  ${body}\n}`;
 
   out.push(`const fingerprint = ${q(fingerprint(plan))};`);
+  // State fingerprints by uid (src/plan/state-fingerprints.ts): a checkpoint resumes when each part finds its own.
+  const fps = stateFingerprints(plan);
+  const fpMap = (m: Record<string, string>): string => `{${Object.keys(m).sort().map((k) => `\n    ${q(k)}: ${q(m[k]!)},`).join('')}${Object.keys(m).length ? '\n  ' : ''}}`;
+  out.push(`const state = {\n  sources: ${fpMap(fps.sources)},\n  operators: ${fpMap(fps.operators)},\n  sinks: ${fpMap(fps.sinks)},\n};`);
 
   // ---------------------------------------------------------------- decoders
   for (const s of sources) {
@@ -315,6 +302,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('', 'return {');
   out.push(`  name: ${q(plan.pipeline.name)},`);
   out.push('  fingerprint,');
+  out.push('  state,');
   out.push(`  checkpointIntervalMs: ${plan.pipeline.checkpointIntervalMs},`);
   out.push(`  options: ${optionsCode(plan.pipeline.options, '  ')},`);
   out.push('  sources: [');
@@ -400,7 +388,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
           const cols = layout(o.id);
           const keys = cl.srcById.get(o.source)!.primaryKey!.map((k) => `r[${findCol(cols, k)}]`);
           L.push(`function nkey_${id}(r) {\n  return ${keys.length === 1 ? keys[0] : `rt.compositeKey(${keys.join(', ')})`};\n}`);
-          L.push(`const norm_${id} = b.normalize({ id: ${q(o.id + '/normalize')}, keyOf: nkey_${id}, out: emit_${id} });`);
+          L.push(`const norm_${id} = b.normalize({ id: ${q(normalizeUid(o.id))}, keyOf: nkey_${id}, out: emit_${id} });`);
         }
         break;
       case 'filter':

@@ -9,13 +9,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDir } from './io/sinks.ts';
 import type { TaskEntry } from './member-store.ts';
-import { checkAgainstPlan, checkShape, ShapeError, type PlanParts } from './checkpoint-shape.ts';
+import { checkAgainstPlan, checkShape, ShapeError, StateChangedError, type PlanParts } from './checkpoint-shape.ts';
+import type { StateFingerprints } from './state-compat.ts';
 
 export interface CheckpointDoc {
-  /** 2: with `checksum` (written since checksums exist); 1: older files, read without one. */
-  version: 1 | 2;
+  /**
+   * 3: with `state` (per-part state fingerprints: a changed build resumes when they match);
+   * 2: with `checksum` (3 has one too); 1: older files, read without one. 1 and 2 resume only in
+   * the build that wrote them.
+   */
+  version: 1 | 2 | 3;
   pipeline: string;
+  /** The whole plan's fingerprint (what formats 1 and 2 compare; scaled-out members compare it too). */
   fingerprint: string;
+  /** Format 3: state fingerprints by uid (state-compat.ts). */
+  state?: StateFingerprints;
   seq: number;
   finished: boolean;
   sources: Record<string, { position: unknown; clock: unknown; records: number; dead: number }>;
@@ -68,7 +76,7 @@ export function parseCheckpoint(file: string, text: string): CheckpointDoc {
     bad(`is not valid JSON (${(e as Error).message}); it is truncated or was overwritten`);
   }
   const version = (doc as { version?: unknown } | null)?.version;
-  if (version === 2) {
+  if (version === 2 || version === 3) {
     const m = CHECKSUM_TAIL.exec(text);
     if (!m) bad('has no checksum at its end; it is truncated or was not written by pipec');
     if (sha256(text.slice(0, m!.index) + '}') !== m![1]) bad('does not match its checksum; it was changed after pipec wrote it, or written only in part');
@@ -102,6 +110,11 @@ export function checkFits(dir: string, doc: CheckpointDoc, plan: PlanParts): voi
   try {
     checkAgainstPlan(doc as unknown as Record<string, unknown>, plan);
   } catch (e) {
+    if (e instanceof StateChangedError)
+      throw new CheckpointError(
+        `the checkpoint ${checkpointFile(dir)} does not fit this build of the pipeline: ${e.message}. ` +
+          `Run the build that took it (\`pipec diff\` shows what changed), or change the spec back`,
+      );
     if (e instanceof ShapeError) throw new CheckpointError(`the checkpoint ${checkpointFile(dir)} does not fit this pipeline: ${e.message}`);
     throw e;
   }
@@ -110,7 +123,8 @@ export function checkFits(dir: string, doc: CheckpointDoc, plan: PlanParts): voi
 /** The file text of a checkpoint: its JSON with the SHA-256 of what precedes the checksum as the last field. */
 export function checkpointText(doc: CheckpointDoc): string {
   const { version: _v, ...rest } = doc;
-  const body = JSON.stringify({ version: 2, ...rest });
+  // Format 3 when the document carries state fingerprints (every run writes them); 2 for hand-made documents without.
+  const body = JSON.stringify({ version: rest.state ? 3 : 2, ...rest });
   return `${body.slice(0, -1)},"checksum":"sha256:${sha256(body)}"}`;
 }
 

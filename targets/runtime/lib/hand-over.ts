@@ -2,11 +2,12 @@
 // that moves them between members when the consumer group rebalances (member-store.ts says
 // how the store decides which entry is the newest). The runner calls `handOver()` at the top
 // of its loop — never inside a checkpoint — and routes each row through `row()`.
+import { compareState } from './state-compat.ts';
 import type { RunningSource } from './io/source-types.ts';
 import type { PipelineDef } from './pipeline-types.ts';
 import { rowKind, type Row, type StatefulOp } from './ops/types.ts';
 import type { PartitionClock, SourceClock } from './watermarks.ts';
-import { HandoverError, type MemberStore, type TaskEntry } from './member-store.ts';
+import { HandoverError, type FoundEntry, type MemberStore, type TaskEntry } from './member-store.ts';
 import { PartitionTask, partitionWatermark, type Instantiate } from './partition-tasks.ts';
 
 /**
@@ -172,7 +173,11 @@ export class HandOver {
       if (now() < deadline) return null;
       this.c.warn(`member '${found.member}' did not release partition ${pid} within ${HANDOVER_TIMEOUT_MS / 1000} s; continuing from its last checkpoint (rows it wrote after that checkpoint and committed may repeat)`);
     }
-    if (found && found.fingerprint !== def.fingerprint) {
+    // A task carries source positions and operator state: those parts' fingerprints must match
+    // (state-compat.ts; sinks are the member's own). Older formats: the same whole plan.
+    const fits = (f: FoundEntry): boolean =>
+      f.state ? compareState({ ...f.state, sinks: {} }, { ...def.state, sinks: {} }).resumes : f.fingerprint === def.fingerprint;
+    if (found && !fits(found)) {
       throw new HandoverError(`partition ${pid}'s state was checkpointed by member '${found.member}' running a different version of pipeline '${def.name}'; run one version per consumer group`);
     }
     const task = new PartitionTask(p, source.parts[p]!, (found?.entry.epoch ?? 0) + 1, source.id, this.c.instantiate, this.c.countLate);

@@ -13,6 +13,7 @@
 // from it with epoch + 1. A holder that never releases (it died) is waited for only up to the
 // handover timeout; its last checkpoint is then the state, which is consistent with its sinks:
 // what it wrote after that checkpoint was never committed.
+import type { StateFingerprints } from './state-compat.ts';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, parseCheckpoint, type CheckpointDoc } from './checkpoint.ts';
@@ -38,6 +39,8 @@ export interface TaskEntry {
 export interface FoundEntry {
   member: string;
   fingerprint: string;
+  /** The writer's state fingerprints (checkpoint format 3), or undefined (older formats). */
+  state: StateFingerprints | undefined;
   entry: TaskEntry;
 }
 
@@ -89,7 +92,7 @@ export class MemberStore {
     let best: FoundEntry | null = null;
     for (const { member, doc } of docs) {
       const e = doc.tasks?.[partition];
-      if (e && (best === null || newer(e, best.entry))) best = { member, fingerprint: doc.fingerprint, entry: e };
+      if (e && (best === null || newer(e, best.entry))) best = { member, fingerprint: doc.fingerprint, state: doc.state, entry: e };
     }
     return best;
   }

@@ -1,5 +1,6 @@
 // The shape of a generated pipeline module, as the runner consumes it.
 import type { Row, StatefulOp } from './ops/types.ts';
+import type { StateFingerprints } from './state-compat.ts';
 import type { SourceDef } from './io/source-types.ts';
 import type { RunningSink, SinkDef } from './io/sinks.ts';
 import type { WindowAggConfig, WindowAggOp } from './ops/window-agg.ts';
@@ -41,8 +42,10 @@ export interface Builders {
 
 export interface PipelineDef {
   name: string;
-  /** Hash of the plan: a checkpoint of another plan is not resumed. */
+  /** Hash of the whole plan: what checkpoints of formats 1 and 2 and scaled-out members compare. */
   fingerprint: string;
+  /** State fingerprints by uid (src/plan/state-fingerprints.ts): a checkpoint resumes when every part finds its own. */
+  state: StateFingerprints;
   checkpointIntervalMs: number;
   options: Record<string, string>;
   sources: SourceDef[];

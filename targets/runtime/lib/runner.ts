@@ -431,6 +431,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       checkFits(ckDir!, resumed, {
         pipeline: def.name,
         fingerprint: def.fingerprint,
+        state: def.state,
         sources: srcs.map((s) => s.id),
         sinks: [...sinks.keys()],
         operators: ops.map((o) => o.id),
@@ -511,9 +512,10 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
     // null, never undefined: JSON would drop the entry, and a resume requires one per sink.
     for (const [id, s] of sinks) sinkProgress[id] = (await s.commit()) ?? null;
     const doc: CheckpointDoc = {
-      version: 2,
+      version: 3,
       pipeline: def.name,
       fingerprint: def.fingerprint,
+      state: def.state,
       seq: ++ckSeq,
       finished,
       sources: Object.fromEntries(

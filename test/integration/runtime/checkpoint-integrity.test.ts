@@ -79,6 +79,8 @@ test('a garbage, truncated, edited or structurally wrong checkpoint is refused n
   delete doc.checksum;
   const sourceId = Object.keys(doc.sources)[0]!;
   const { [sourceId]: _dropped, ...otherSources } = doc.sources;
+  const opId = Object.keys(doc.state!.operators)[0]!;
+  const { state: _state, ...withoutState } = doc;
   const cases: [string, string, RegExp][] = [
     ['garbage', 'PK\u0003\u0004 not a checkpoint', /is not valid JSON/],
     ['empty', '', /is not valid JSON/],
@@ -91,7 +93,10 @@ test('a garbage, truncated, edited or structurally wrong checkpoint is refused n
     ['a field of the wrong type', checkpointText({ ...doc, seq: 'three' as unknown as number }), /seq must be a non-negative integer, got "three"/],
     ['not an object', '[1, 2, 3]', /the document must be an object/],
     ['another pipeline', checkpointText({ ...doc, pipeline: 'other' }), /belongs to pipeline 'other', not 'kill_test'/],
-    ['another version of the pipeline', checkpointText({ ...doc, fingerprint: '0123456789abcdef' }), /taken by a different version of pipeline 'kill_test'/],
+    // A build whose operator keeps its state in another layout (its fingerprint differs): the refusal names the operator.
+    ['an operator of another state layout', checkpointText({ ...doc, state: { ...doc.state!, operators: { ...doc.state!.operators, [opId]: '0123456789abcdef' } } }), new RegExp(`does not fit this build of the pipeline: the state layout of operator '${opId}' changed since it was taken\\. Run the build that took it \\(\`pipec diff\` shows what changed\\)`)],
+    // Format 2 recorded no per-operator fingerprints: only the build that wrote it may resume it.
+    ['format 2 of another version', checkpointText({ ...withoutState, fingerprint: '0123456789abcdef' }), /taken by a different version of pipeline 'kill_test' and is of checkpoint format 2, which records no per-operator state fingerprints/],
   ];
   for (const [what, text, why] of cases) {
     writeFileSync(file, text);
@@ -114,6 +119,7 @@ test('a checkpoint of the earlier format (version 1, no checksum) still resumes'
   const file = path.join(ck, 'checkpoint.json');
   const doc = JSON.parse(read(file)) as Record<string, unknown>;
   delete doc.checksum;
+  delete doc.state;
   writeFileSync(file, JSON.stringify({ ...doc, version: 1 }));
   await finishesLikeReference(plan, dir, ck, ref);
 });

@@ -12,6 +12,7 @@ import { writeCheckpoint } from '../../../targets/runtime/lib/checkpoint.ts';
 import { SourceClock } from '../../../targets/runtime/lib/watermarks.ts';
 import type { Row, StatefulOp } from '../../../targets/runtime/lib/ops/types.ts';
 import type { PipelineDef } from '../../../targets/runtime/lib/pipeline-types.ts';
+import type { StateFingerprints } from '../../../targets/runtime/lib/state-compat.ts';
 import type { RunningSource, SourceDef } from '../../../targets/runtime/lib/io/source-types.ts';
 
 /** Counts the rows it saw; its state is that count. */
@@ -30,10 +31,12 @@ class CountOp implements StatefulOp {
   }
 }
 
-const def = (fingerprint: string): PipelineDef => ({ name: 'p', fingerprint, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
+const NO_STATE: StateFingerprints = { sources: {}, operators: {}, sinks: {} };
+const def = (fingerprint: string, state = NO_STATE): PipelineDef => ({ name: 'p', fingerprint, state, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
 
 /** One member: a fake source of two partitions, a clock the test moves, a log of what happened in what order. */
-function member(root: string, id: string, fingerprint = 'fp') {
+/** `state`: the build's state fingerprints, written into its checkpoints (format 3); without, format 2 (whole-plan fingerprint only). */
+function member(root: string, id: string, fingerprint = 'fp', state?: StateFingerprints) {
   const log: string[] = [];
   const positions = new Map<number, number | null>();
   let change: { revoked: number[]; added: number[] } | null = null;
@@ -57,7 +60,7 @@ function member(root: string, id: string, fingerprint = 'fp') {
   const counters: CountOp[] = [];
   const warnings: string[] = [];
   const h: HandOver = new HandOver({
-    def: def(fingerprint),
+    def: def(fingerprint, state),
     member: id,
     store: new MemberStore(root, id),
     source,
@@ -75,7 +78,7 @@ function member(root: string, id: string, fingerprint = 'fp') {
     checkpoint: async () => {
       const tasks = h.entries(false);
       log.push(`checkpoint ${Object.entries(tasks).map(([p, e]) => `${p}:e${e.epoch}${e.released ? 'r' : ''}@${e.next}`).sort().join(' ')}`);
-      writeCheckpoint(memberDir(root, id), { version: 1, pipeline: 'p', fingerprint, seq: log.length, finished: false, sources: {}, operators: {}, sinks: {}, deadLetters: null, late: {}, member: id, tasks });
+      writeCheckpoint(memberDir(root, id), { version: 1, pipeline: 'p', fingerprint, ...(state ? { state } : {}), seq: log.length, finished: false, sources: {}, operators: {}, sinks: {}, deadLetters: null, late: {}, member: id, tasks });
     },
   });
   return {
@@ -190,4 +193,25 @@ test("a partition whose newest state another version of the pipeline wrote is re
   const b = member(root, 'b', 'fp-new');
   b.change({ added: [0] });
   await assert.rejects(b.h.handOver(), (e: Error) => e instanceof HandoverError && /checkpointed by member 'old' running a different version of pipeline 'p'/.test(e.message));
+});
+
+test('format 3: a partition moves to a member of another build when its source and operator fingerprints match, and is refused when one differs', async () => {
+  const fps = (count: string, sink: string): StateFingerprints => ({ sources: { s: 'src-1' }, operators: { count }, sinks: { out: sink } });
+  const root = tempDir('pipec-handover-');
+  const old = member(root, 'old', 'fp-old', fps('count-1', 'sink-1'));
+  old.change({ added: [0] });
+  await old.h.handOver();
+  old.change({ revoked: [0] });
+  await old.h.handOver();
+  // Only a sink differs (a filter or projection change changes the whole-plan fingerprint, not these): taken.
+  const b = member(root, 'b', 'fp-new', fps('count-1', 'sink-2'));
+  b.change({ added: [0] });
+  await b.h.handOver();
+  assert.ok(b.log.some((l) => l.startsWith('start 0')), b.log.join('\n'));
+  b.change({ revoked: [0] });
+  await b.h.handOver();
+  // The operator's state layout differs: refused.
+  const c = member(root, 'c', 'fp-newer', fps('count-2', 'sink-2'));
+  c.change({ added: [0] });
+  await assert.rejects(c.h.handOver(), (e: Error) => e instanceof HandoverError && /checkpointed by member 'b' running a different version of pipeline 'p'/.test(e.message));
 });

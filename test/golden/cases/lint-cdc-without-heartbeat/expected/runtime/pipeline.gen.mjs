@@ -5,6 +5,15 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "e07b8ff2e9ad1dfa";
+  const state = {
+    sources: {
+      "customers": "60bb024219b6665d",
+    },
+    operators: {},
+    sinks: {
+      "out": "457192cbb9682fdb",
+    },
+  };
 
   // source customers: postgres-cdc; decodes 2 of 2 columns
   function decode_customers(o, e) {
@@ -38,6 +47,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "9ef9aa4e4850c949";
+  const state = {
+    sources: {
+      "orders": "7290429e067addfe",
+    },
+    operators: {
+      "v/window": "a9d87a7f4657dde6",
+    },
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {
@@ -68,6 +79,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

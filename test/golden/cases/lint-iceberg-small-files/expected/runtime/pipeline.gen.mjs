@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "b51bc3bfb14b980b";
+  const state = {
+    sources: {
+      "orders": "7290429e067addfe",
+    },
+    operators: {
+      "v/window": "a34a41ed9c8e116d",
+    },
+    sinks: {
+      "lake_out": "7eede216ed744fcc",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {
@@ -68,6 +79,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

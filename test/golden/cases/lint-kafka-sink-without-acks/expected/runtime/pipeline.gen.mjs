@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "f95efd158496224c";
+  const state = {
+    sources: {
+      "orders": "7290429e067addfe",
+    },
+    operators: {
+      "v/window": "a34a41ed9c8e116d",
+    },
+    sinks: {
+      "out": "5101c451a4197674",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {
@@ -68,6 +79,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

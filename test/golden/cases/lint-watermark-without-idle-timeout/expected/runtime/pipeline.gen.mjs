@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "5825e0bb37d7b287";
+  const state = {
+    sources: {
+      "orders": "bdaa2191519d5e7e",
+    },
+    operators: {
+      "v/window": "a34a41ed9c8e116d",
+    },
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {
@@ -68,6 +79,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

@@ -5,6 +5,18 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "345ac6517485b739";
+  const state = {
+    sources: {
+      "customers": "c6f8bff014581eb3",
+      "order_events": "979fc89b71be8231",
+    },
+    operators: {
+      "enriched/join": "5f196acbdb68383a",
+    },
+    sinks: {
+      "out": "aa1d497f47b274ce",
+    },
+  };
 
   // source customers: postgres-cdc; decodes 3 of 4 columns, plus the commit time as version time
   function decode_customers(o, e) {
@@ -86,6 +98,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

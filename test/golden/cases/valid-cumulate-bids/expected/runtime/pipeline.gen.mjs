@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "c7fef58dcefefbd4";
+  const state = {
+    sources: {
+      "bids": "37cf4ba3dc93648a",
+    },
+    operators: {
+      "cumulative_prices/window": "4b24abd3a7fda1af",
+    },
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source bids: file ndjson; decodes 2 of 4 columns
   function decode_bids(o, e) {
@@ -65,6 +76,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

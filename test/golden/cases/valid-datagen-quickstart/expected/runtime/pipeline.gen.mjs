@@ -5,6 +5,18 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "cde4533cbb08d4eb";
+  const state = {
+    sources: {
+      "page_views": "1edab865b74f93f8",
+    },
+    operators: {
+      "page_stats_1m/window": "dea25a4279f9c073",
+    },
+    sinks: {
+      "page_stats_console": "4fe39ad40ab4ffda",
+      "page_stats_file": "edd370d6f1476e31",
+    },
+  };
 
   // source page_views: datagen; decodes 4 of 5 columns
 
@@ -89,6 +101,7 @@ export function definePipeline(env) {
   return {
     name: "quickstart",
     fingerprint,
+    state,
     checkpointIntervalMs: 5000,
     options: {
       "checkpoint_interval": "5 s",

@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "f5dd47fea12e56c7";
+  const state = {
+    sources: {
+      "bids": "37cf4ba3dc93648a",
+    },
+    operators: {
+      "item_stats/window": "ba2ab0ff2245a57a",
+    },
+    sinks: {
+      "out": "83ff50ee2cb20350",
+    },
+  };
 
   // source bids: file ndjson; decodes 4 of 4 columns
   function decode_bids(o, e) {
@@ -125,6 +136,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

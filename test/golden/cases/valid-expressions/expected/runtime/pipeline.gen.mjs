@@ -5,6 +5,15 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "494f90079a609afe";
+  const state = {
+    sources: {
+      "bids": "37cf4ba3dc93648a",
+    },
+    operators: {},
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source bids: file ndjson; decodes 4 of 4 columns
   function decode_bids(o, e) {
@@ -75,6 +84,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

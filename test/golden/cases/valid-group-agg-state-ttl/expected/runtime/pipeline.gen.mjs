@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "a931f07c38009eab";
+  const state = {
+    sources: {
+      "orders": "5440ceae6df10b9d",
+    },
+    operators: {
+      "lifetime_value/aggregate": "5df2536372ead413",
+    },
+    sinks: {
+      "out": "0fe0d86d04debc05",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 4 columns
   function decode_orders(o, e) {
@@ -75,6 +86,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

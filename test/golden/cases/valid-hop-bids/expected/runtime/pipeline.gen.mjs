@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "a6224c46d794ca66";
+  const state = {
+    sources: {
+      "bids": "37cf4ba3dc93648a",
+    },
+    operators: {
+      "hop_prices/window": "80d1fac9cd654921",
+    },
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source bids: file ndjson; decodes 2 of 4 columns
   function decode_bids(o, e) {
@@ -65,6 +76,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

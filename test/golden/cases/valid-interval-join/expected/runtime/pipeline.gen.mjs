@@ -5,6 +5,18 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "ba41acd3b8d4b8fd";
+  const state = {
+    sources: {
+      "orders": "e665bbc8a2f7b4df",
+      "shipments": "677c6f084ac077b3",
+    },
+    operators: {
+      "shipped_orders/join": "ae31bbe672279897",
+    },
+    sinks: {
+      "out": "a6d3486c47555640",
+    },
+  };
 
   // source orders: kafka json; decodes 3 of 3 columns
   function decode_orders(o, e) {
@@ -81,6 +93,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "50c2188882ac6bf4";
+  const state = {
+    sources: {
+      "Events": "0b6ca9d38f7945ae",
+    },
+    operators: {
+      "Per User/window": "0ebecf65eb27dc27",
+    },
+    sinks: {
+      "ch": "ac89923c4d040476",
+    },
+  };
 
   // source Events: kafka json; decodes 3 of 4 columns
   function decode_Events(o, e) {
@@ -74,6 +85,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

@@ -5,6 +5,17 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "1cb1a30ee366f8bf";
+  const state = {
+    sources: {
+      "bids": "37cf4ba3dc93648a",
+    },
+    operators: {
+      "item_sessions/window": "7d584a38b4e34a12",
+    },
+    sinks: {
+      "out": "4fe39ad40ab4ffda",
+    },
+  };
 
   // source bids: file ndjson; decodes 3 of 4 columns
   function decode_bids(o, e) {
@@ -75,6 +86,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

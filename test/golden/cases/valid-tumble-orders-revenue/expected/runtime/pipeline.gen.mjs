@@ -5,6 +5,18 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "e599a7561e7972d2";
+  const state = {
+    sources: {
+      "orders": "dd55cf97d444fbf2",
+    },
+    operators: {
+      "revenue_1m/window": "991c094238cae758",
+    },
+    sinks: {
+      "orders_late": "12f5f43e9e380788",
+      "revenue_ch": "1270d8f1a0bb2156",
+    },
+  };
 
   // source orders: kafka json; decodes 5 of 5 columns
   function decode_orders(o, e) {
@@ -106,6 +118,7 @@ export function definePipeline(env) {
   return {
     name: "orders_revenue",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {
       "checkpoint_interval": "30 s",

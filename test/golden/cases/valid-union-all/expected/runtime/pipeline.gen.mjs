@@ -5,6 +5,16 @@ import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
   const fingerprint = "d5b5af8c98d520ae";
+  const state = {
+    sources: {
+      "app_events": "2ea6a6d7abc3633f",
+      "web_events": "12626dd3a406e1fe",
+    },
+    operators: {},
+    sinks: {
+      "out": "4d4b302ced1dae02",
+    },
+  };
 
   // source web_events: file ndjson; decodes 3 of 3 columns
   function decode_web_events(o, e) {
@@ -72,6 +82,7 @@ export function definePipeline(env) {
   return {
     name: "input",
     fingerprint,
+    state,
     checkpointIntervalMs: 30000,
     options: {},
     sources: [

@@ -9,8 +9,8 @@ import { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
-import { OutputRoot } from './write-outputs.ts';
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { OutputRoot, sameFile } from './write-outputs.ts';
+import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface BuildOptions {
@@ -116,13 +116,29 @@ export function writeBundles(cwd: string, bundleDir: string, build: BuildResult)
   for (const [rel, contents] of [...build.bundles].sort(([a], [b]) => a.localeCompare(b))) {
     const full = root.path(rel);
     mkdirSync(dirname(full), { recursive: true });
+    const first = written.get(contents);
+    // Unchanged since the last build (the same bytes; for a shared library, already the same
+    // file as the first folder's): left alone.
+    if (first === undefined ? sameFile(full, contents) : sameInode(first, full)) {
+      if (first === undefined) written.set(contents, full);
+      continue;
+    }
     // A previous build's file is replaced, never written through: it may be a hard link
     // shared with a folder this build does not touch.
     rmSync(full, { force: true });
-    const first = written.get(contents);
     if (first !== undefined && linkTo(first, full)) continue;
     writeFileSync(full, contents);
     if (first === undefined) written.set(contents, full);
+  }
+}
+
+function sameInode(a: string, b: string): boolean {
+  try {
+    const x = lstatSync(a);
+    const y = lstatSync(b);
+    return y.isFile() && x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
   }
 }
 

@@ -194,7 +194,8 @@ export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): 
       if (lstatSync(full).isDirectory()) throw new OutputPathError(`cannot write ${outDir}/${rel}: a folder is in the way`);
       if (isLink(full)) unlinkSync(full);
     }
-    writeFileSync(full, writes.get(rel)!);
+    const contents = writes.get(rel)!;
+    if (!sameFile(full, contents)) writeFileSync(full, contents);
   }
   for (const name of build.pipelines) {
     const left = root.list(name).filter((rel) => !writes.has(rel));
@@ -204,6 +205,21 @@ export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): 
     }
   }
   return report;
+}
+
+/**
+ * True when `full` is a regular file (not a link) holding exactly `contents`: a rebuild leaves
+ * unchanged files alone (no write, same mtime) instead of rewriting thousands of them.
+ */
+export function sameFile(full: string, contents: string | Uint8Array): boolean {
+  try {
+    const st = lstatSync(full);
+    if (!st.isFile()) return false;
+    const want = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    return st.size === want.byteLength && readFileSync(full).equals(want);
+  } catch {
+    return false;
+  }
 }
 
 function isLink(p: string): boolean {

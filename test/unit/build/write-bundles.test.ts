@@ -19,6 +19,14 @@ test('a shared runtime.mjs is written once and linked; a rebuild of one folder l
     const c = statSync(join(cwd, 'b', 'c', 'runtime.mjs'));
     assert.equal(readFileSync(join(cwd, 'b', 'c', 'runtime.mjs'), 'utf8'), lib);
     assert.equal(a.ino, c.ino, 'one file, linked');
+    // The same build again writes nothing: same files (inodes), same mtimes.
+    const files = ['a/pipeline.mjs', 'a/runtime.mjs', 'c/pipeline.mjs', 'c/runtime.mjs'];
+    const before = files.map((f) => statSync(join(cwd, 'b', f)));
+    writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a'], ['a/runtime.mjs', lib], ['c/pipeline.mjs', 'c'], ['c/runtime.mjs', lib]]));
+    files.forEach((f, i) => {
+      const st = statSync(join(cwd, 'b', f));
+      assert.deepEqual([st.ino, st.mtimeMs], [before[i]!.ino, before[i]!.mtimeMs], `${f} untouched`);
+    });
     // Rebuild only pipeline a with another library: c keeps its own.
     writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a2'], ['a/runtime.mjs', 'export const v = 2;\n']]));
     assert.equal(readFileSync(join(cwd, 'b', 'a', 'runtime.mjs'), 'utf8'), 'export const v = 2;\n');

@@ -5,6 +5,7 @@ import { EarlyExitException, NoViableAltException, type IParserErrorMessageProvi
 import * as L from './lexer.ts';
 import { recordingMessageProvider } from './message-provider.ts';
 import { QueryGrammar } from './parser-query.ts';
+import { LazyLookaheadStrategy } from './lazy-lookahead.ts';
 
 const K = L.KW;
 
@@ -20,6 +21,8 @@ export class PipeSqlParser extends QueryGrammar {
       recoveryEnabled: true,
       nodeLocationTracking: 'onlyOffset',
       maxLookahead: 2,
+      // Lookahead functions are built when first used (lazy-lookahead.ts): start-up time.
+      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 2 }),
       skipValidations: options.validate !== true,
       ...(options.errorMessageProvider ? { errorMessageProvider: options.errorMessageProvider } : {}),
     });

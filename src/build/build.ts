@@ -9,8 +9,8 @@ import { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
-import { OutputRoot } from './write-outputs.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { OutputRoot, sameFile } from './write-outputs.ts';
+import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface BuildOptions {
@@ -105,13 +105,48 @@ export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
 
 /**
  * Writes the runnable bundles under bundleDir (git-ignored, never compared). Through the same guard
- * as --out: a path outside bundleDir is refused.
+ * as --out: a path outside bundleDir is refused. Pipelines with the same runtime modules share
+ * one library bundle (the same contents object): it is written once and hard-linked into the
+ * other folders (copied where links fail), so each folder stays self-contained and 1,000
+ * pipelines do not write 1,000 copies.
  */
 export function writeBundles(cwd: string, bundleDir: string, build: BuildResult): void {
   const root = new OutputRoot(cwd, bundleDir);
+  const written = new Map<string | Uint8Array, string>();
   for (const [rel, contents] of [...build.bundles].sort(([a], [b]) => a.localeCompare(b))) {
     const full = root.path(rel);
     mkdirSync(dirname(full), { recursive: true });
+    const first = written.get(contents);
+    // Unchanged since the last build (the same bytes; for a shared library, already the same
+    // file as the first folder's): left alone.
+    if (first === undefined ? sameFile(full, contents) : sameInode(first, full)) {
+      if (first === undefined) written.set(contents, full);
+      continue;
+    }
+    // A previous build's file is replaced, never written through: it may be a hard link
+    // shared with a folder this build does not touch.
+    rmSync(full, { force: true });
+    if (first !== undefined && linkTo(first, full)) continue;
     writeFileSync(full, contents);
+    if (first === undefined) written.set(contents, full);
+  }
+}
+
+function sameInode(a: string, b: string): boolean {
+  try {
+    const x = lstatSync(a);
+    const y = lstatSync(b);
+    return y.isFile() && x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
+
+function linkTo(existing: string, full: string): boolean {
+  try {
+    linkSync(existing, full);
+    return true;
+  } catch {
+    return false;
   }
 }

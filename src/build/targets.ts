@@ -1,7 +1,7 @@
 // The table of targets the build driver knows. Targets plug in here and nowhere else.
 import type { Target, TargetName } from '../plan/target-api.ts';
 import { clickhouseTarget } from '../../targets/clickhouse/index.ts';
-import { runtimeTarget } from '../../targets/runtime/index.ts';
+import { runtimeTarget } from '../../targets/runtime/target.ts';
 import { icebergTarget } from '../../targets/iceberg/index.ts';
 import { flinkTarget } from '../../targets/flink/index.ts';
 

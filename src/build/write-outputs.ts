@@ -21,11 +21,20 @@ export interface BuildOutputs {
   pipelines: string[];
 }
 
-/** The manifest of one pipeline folder: the files (relative to it) the build writes there. */
-export function manifestText(pipeline: string, outputs: Map<string, string | Uint8Array>): string {
-  const prefix = `${pipeline}/`;
-  const files = [...outputs.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
-  return `${JSON.stringify({ written_by: 'pipec build', files }, null, 2)}\n`;
+/**
+ * Every built pipeline's manifest (the files, relative to its folder, the build writes there) by
+ * its path, grouping the outputs once rather than scanning them once per pipeline.
+ */
+function manifestsOf(pipelines: string[], outputs: Map<string, string | Uint8Array>): Map<string, string> {
+  const files = new Map<string, string[]>(pipelines.map((p) => [p, []]));
+  for (const k of outputs.keys()) {
+    // Pipeline names hold no '/' (checked names), so the first segment is the folder.
+    const slash = k.indexOf('/');
+    files.get(k.slice(0, slash))?.push(k.slice(slash + 1));
+  }
+  const out = new Map<string, string>();
+  for (const [p, list] of files) out.set(`${p}/${MANIFEST_NAME}`, `${JSON.stringify({ written_by: 'pipec build', files: list.sort() }, null, 2)}\n`);
+  return out;
 }
 
 /** A relative output path is forward-slashed segments, none empty, `.`, `..`, or holding `\` or NUL. */
@@ -59,9 +68,26 @@ export class OutputRoot {
   readonly root: string;
   private readonly realRoot: string;
 
+  /**
+   * Real paths of folders already resolved by this guard. A build checks thousands of paths in
+   * a few folders; a folder's real path is looked up once (folders this build creates are plain
+   * folders, and `path` is asked again after they are made).
+   */
+  private readonly realDirs = new Map<string, string>();
+
   constructor(cwd: string, outDir: string) {
     this.root = resolve(cwd, outDir);
     this.realRoot = realAncestor(this.root);
+  }
+
+  private realDir(dir: string): string {
+    let r = this.realDirs.get(dir);
+    if (r === undefined) {
+      r = realAncestor(dir);
+      // Only folders that exist are remembered: a missing one may yet be created as a link.
+      if (existsSync(dir)) this.realDirs.set(dir, r);
+    }
+    return r;
   }
 
   /** The absolute path of `rel` (forward slashes, relative to the root); throws when it leaves the root. */
@@ -70,7 +96,7 @@ export class OutputRoot {
     const full = resolve(this.root, ...rel.split('/'));
     // The folders on the way are seen through (a linked folder must lead nowhere outside); the
     // last segment is not: a link there is replaced on write and never followed on read or removal.
-    if (!inside(this.root, full) || !inside(this.realRoot, join(realAncestor(dirname(full)), basename(full)))) {
+    if (!inside(this.root, full) || !inside(this.realRoot, join(this.realDir(dirname(full)), basename(full)))) {
       throw new OutputPathError(`refusing to use ${JSON.stringify(rel)}: it resolves outside the output folder ${this.root}`);
     }
     return full;
@@ -134,7 +160,7 @@ export interface WriteReport {
 export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): WriteReport {
   const root = new OutputRoot(cwd, outDir);
   const writes = new Map<string, string | Uint8Array>(build.outputs);
-  for (const name of build.pipelines) writes.set(`${name}/${MANIFEST_NAME}`, manifestText(name, build.outputs));
+  for (const [rel, text] of manifestsOf(build.pipelines, build.outputs)) writes.set(rel, text);
   const targets = [...writes.keys()].sort().map((rel) => [rel, root.path(rel)] as const);
 
   const report: WriteReport = { removed: [], notes: [] };
@@ -168,7 +194,8 @@ export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): 
       if (lstatSync(full).isDirectory()) throw new OutputPathError(`cannot write ${outDir}/${rel}: a folder is in the way`);
       if (isLink(full)) unlinkSync(full);
     }
-    writeFileSync(full, writes.get(rel)!);
+    const contents = writes.get(rel)!;
+    if (!sameFile(full, contents)) writeFileSync(full, contents);
   }
   for (const name of build.pipelines) {
     const left = root.list(name).filter((rel) => !writes.has(rel));
@@ -178,6 +205,21 @@ export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): 
     }
   }
   return report;
+}
+
+/**
+ * True when `full` is a regular file (not a link) holding exactly `contents`: a rebuild leaves
+ * unchanged files alone (no write, same mtime) instead of rewriting thousands of them.
+ */
+export function sameFile(full: string, contents: string | Uint8Array): boolean {
+  try {
+    const st = lstatSync(full);
+    if (!st.isFile()) return false;
+    const want = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    return st.size === want.byteLength && readFileSync(full).equals(want);
+  } catch {
+    return false;
+  }
 }
 
 function isLink(p: string): boolean {
@@ -206,7 +248,7 @@ export interface StaleReport {
 export function compareOutputs(cwd: string, outDir: string, build: BuildOutputs): StaleReport {
   const root = new OutputRoot(cwd, outDir);
   const expected = new Map<string, string | Uint8Array>(build.outputs);
-  for (const name of build.pipelines) expected.set(`${name}/${MANIFEST_NAME}`, manifestText(name, build.outputs));
+  for (const [rel, text] of manifestsOf(build.pipelines, build.outputs)) expected.set(rel, text);
   const report: StaleReport = { added: [], changed: [], removed: [] };
   for (const [rel, contents] of expected) {
     root.path(rel);

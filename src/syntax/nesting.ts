@@ -70,9 +70,13 @@ export function firstTooDeepNode<S = unknown>(root: unknown, limit = MAX_NESTING
     const depth = isNode ? d + 1 : d;
     const span = ((v as { span?: S }).span ?? outerSpan) as S | null;
     if (depth > limit) return { span, depth };
-    for (const [k, child] of Object.entries(v)) {
-      if (k === 'span' || k === 'typeSpan') continue;
-      stack.push([child, depth, span]);
+    // (for-in over the tree's plain objects: no entries array per node; this walk runs on
+    // every statement of every spec.)
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      if (k === 'span' || k === 'typeSpan' || !Object.hasOwn(o, k)) continue;
+      const child = o[k];
+      if (child !== null && typeof child === 'object') stack.push([child, depth, span]);
     }
   }
   return null;

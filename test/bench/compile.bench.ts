@@ -1,6 +1,9 @@
 // Compile latency: warm per-spec p50 (in-process, after warm-up), cold CLI start next to a
-// bare `node -e 0` in the same run, and 1,000 generated specs in one `pipec build`.
-// Targets (issue "compiler core"): warm p50 < 20 ms, cold < 3x bare node, 1,000 specs < 5 s.
+// bare `node -e 0` in the same run, and 1,000 generated specs in one `pipec build` (all targets).
+// Targets (issues "compiler core", 14.5): warm p50 < 20 ms, cold < 3x bare node, 1,000 specs < 5 s.
+// Each process figure is given as wall time and as the process's own CPU time (user + system,
+// test/bench/cpu-time-preload.mjs): on a machine shared with other jobs the wall time mostly
+// measures them, so the goals are judged on the CPU time, with wall time beside it.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,15 +20,21 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function timeProcess(args: string[], cwd: string, runs: number): number {
-  const times: number[] = [];
+const preload = join(import.meta.dirname, 'cpu-time-preload.mjs');
+const cpuFile = join(tmpdir(), `pipec-bench-cpu-${process.pid}`);
+
+/** Median wall and CPU time (ms) of `node args` over `runs` runs. */
+function timeProcess(args: string[], cwd: string, runs: number, stdio: 'ignore' | 'inherit' = 'ignore'): { wall: number; cpu: number } {
+  const walls: number[] = [];
+  const cpus: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, args, { cwd, stdio: 'ignore' });
-    times.push(performance.now() - t);
+    const r = spawnSync(process.execPath, ['--import', preload, ...args], { cwd, stdio, env: { ...process.env, PIPEC_BENCH_CPU_FILE: cpuFile } });
+    walls.push(performance.now() - t);
+    cpus.push(Number(readFileSync(cpuFile, 'utf8')));
     if (r.status !== 0 && args[0] !== '-e') throw new Error(`${args.join(' ')} exited ${r.status}`);
   }
-  return median(times);
+  return { wall: median(walls), cpu: median(cpus) };
 }
 
 const line = (name: string, value: string, baseline: string, ratio: number, goal: string): void =>
@@ -48,7 +57,8 @@ for (const spec of specs) {
 // 2. Cold CLI start next to a bare node start, same run, same machine state.
 const bare = timeProcess(['-e', '0'], repoRoot, 15);
 const cold = timeProcess([pipecBin, 'check', 'specs/quickstart.pipe.sql'], repoRoot, 15);
-line('cold `pipec check quickstart`', `${cold.toFixed(1)} ms`, `${bare.toFixed(1)} ms`, cold / bare, 'baseline: `node -e 0`; goal: ratio < 3');
+line('cold `pipec check quickstart` (CPU)', `${cold.cpu.toFixed(1)} ms`, `${bare.cpu.toFixed(1)} ms`, cold.cpu / bare.cpu, 'baseline: `node -e 0`; goal: ratio < 3');
+line('  … wall time', `${cold.wall.toFixed(1)} ms`, `${bare.wall.toFixed(1)} ms`, cold.wall / bare.wall, 'baseline: `node -e 0`; goal: ratio < 3');
 
 // 3. 1,000 generated specs in one build.
 const dir = mkdtempSync(join(tmpdir(), 'pipec-bench-'));
@@ -63,12 +73,14 @@ try {
     writeFileSync(join(dir, 'many', `gen_${i}.pipe.sql`), text);
   }
   const baseline = timeProcess([pipecBin, 'build', 'many/gen_0.pipe.sql', '--out', 'out-one'], dir, 3);
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [pipecBin, 'build', 'many', '--out', 'out'], { cwd: dir, stdio: 'inherit' });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`build of 1,000 specs exited ${r.status}`);
-  line('pipec build of 1,000 specs', `${(ms / 1000).toFixed(2)} s`, '5.00 s', ms / 5000, 'goal: ratio < 1 against the 5 s budget');
-  line('  … per spec vs a 1-spec build', `${(ms / 1000).toFixed(1)} ms`, `${baseline.toFixed(1)} ms`, ms / 1000 / baseline, 'amortised cost per spec against one cold build');
+  const many = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1, 'inherit');
+  line('pipec build of 1,000 specs (CPU)', `${(many.cpu / 1000).toFixed(2)} s`, '5.00 s', many.cpu / 5000, 'goal: ratio < 1 against the 5 s budget');
+  line('  … wall time', `${(many.wall / 1000).toFixed(2)} s`, '5.00 s', many.wall / 5000, 'goal: ratio < 1 against the 5 s budget');
+  line('  … per spec vs a 1-spec build (CPU)', `${(many.cpu / 1000).toFixed(1)} ms`, `${baseline.cpu.toFixed(1)} ms`, many.cpu / 1000 / baseline.cpu, 'amortised cost per spec against one cold build');
+  // A rebuild over the same tree (unchanged outputs; the bundles' runtime.mjs re-linked).
+  const again = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1);
+  line('  … the same build again (CPU)', `${(again.cpu / 1000).toFixed(2)} s`, '5.00 s', again.cpu / 5000, 'goal: ratio < 1 against the 5 s budget');
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  rmSync(cpuFile, { force: true });
 }

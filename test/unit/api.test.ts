@@ -33,7 +33,7 @@ test('build returns plans, generated files and bundles, and writes nothing', asy
     assert.deepEqual(Object.keys(r.plans), ['mem']);
     assert.equal(r.plans.mem!.pipeline.name, 'mem');
     assert.deepEqual(Object.keys(r.outputs), ['mem/alerts.yaml', 'mem/plan.txt', 'mem/runtime/bundle.lock.json', 'mem/runtime/pipeline.gen.mjs']);
-    assert.deepEqual(Object.keys(r.bundles), ['mem/pipeline.mjs']);
+    assert.deepEqual(Object.keys(r.bundles), ['mem/pipeline.mjs', 'mem/runtime.mjs']);
     assert.deepEqual(readdirSync(cwd), [], 'nothing written');
     await assert.rejects(build({ sources: {}, targets: ['spark' as never] }), /unknown target 'spark'/);
   } finally {

@@ -9,7 +9,7 @@ import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { aggFnsCode } from './aggregates.ts';
 import { sessionPartitionFn } from './session.ts';
-import { hasSink, hasSource } from '../lib/all-connectors.ts';
+import { formatModule, sinkModule, sourceModule, type RuntimeModuleRef } from '../../../src/connectors/runtime-modules.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
@@ -25,6 +25,8 @@ export interface Unsupported {
 export interface GeneratedBody {
   body: string;
   unsupported: Unsupported[];
+  /** The runtime modules the pipeline needs (its connectors and binary formats), sorted by name. */
+  modules: RuntimeModuleRef[];
 }
 
 
@@ -85,8 +87,13 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
   const sources = plan.sources.filter((s) => usedSources.has(s.id));
 
-  for (const s of sources) if (!hasSource(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
-  for (const s of plan.sinks) if (!hasSink(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
+  const modules = new Map<string, RuntimeModuleRef>();
+  const need = (m: RuntimeModuleRef | undefined): boolean => (m ? (modules.set(m.module, m), true) : false);
+  for (const s of sources) {
+    if (!need(sourceModule(s.connector))) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
+    if (s.format) need(formatModule(s.format));
+  }
+  for (const s of plan.sinks) if (!need(sinkModule(s.connector))) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
 
   // Changelog plumbing (only where the plan has changelogs; append pipelines are unchanged).
@@ -331,7 +338,8 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
-  return { body: out.join('\n'), unsupported };
+  const sorted = [...modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
+  return { body: out.join('\n'), unsupported, modules: sorted };
 }
 
 function sinkOptionsCode(s: IrSink): string {

@@ -1,12 +1,13 @@
-// The connector registry of the runtime: which source and sink connectors this build can run,
-// and how to construct them. Built-ins (file, datagen, stdout, file sink) register here;
-// other connectors (e.g. lib/kafka/) register themselves the same way, and the code generator
-// asks `hasSource`/`hasSink` to report what the runtime cannot run.
+// What a connector is to the runner: factories of running sources and sinks, grouped in
+// runtime modules (lib/modules/<name>.ts, one per connector or format). Nothing registers by
+// side effect: a generated pipeline module imports the modules its plan uses and hands them to
+// the runner (`PipelineDef.modules`), so a bundle contains only those connectors; the compiler
+// knows which module realises which connector from its static table (src/connectors/).
+// `registerSource`/`registerSink` remain for tests and benchmarks that plug in a connector of
+// their own (or wrap a real one); they take precedence over a pipeline's modules.
 import type { RunningSource, SourceDef, SourceSink } from './io/source-types.ts';
 import type { RunningSink, SinkDef } from './io/sinks.ts';
-import { FileSource } from './io/file-source.ts';
-import { DatagenSource } from './io/datagen-source.ts';
-import { FileNdjsonSink, ParquetSink, StdoutSink } from './io/sinks.ts';
+import type { FormatDecoder } from './formats/types.ts';
 
 export interface ConnectorContext {
   baseDir: string;
@@ -42,10 +43,45 @@ export interface ConnectorContext {
    * then already this member's own directory.
    */
   member: string | null;
+  /** The binary value formats (Avro, Protobuf) the run's modules provide, by format name. */
+  formats?: Record<string, FormatFactory>;
 }
 
 export type SourceFactory = (def: SourceDef, out: SourceSink, ctx: ConnectorContext) => RunningSource;
 export type SinkFactory = (def: SinkDef, ctx: ConnectorContext) => RunningSink;
+
+/** What a binary value format decoder is made from (formats/index.ts chooses the options). */
+export interface FormatDecoderOptions {
+  columns: SourceDef['columns'];
+  schemaText: string | null;
+  registryUrl: string | null;
+}
+export type FormatFactory = (opts: FormatDecoderOptions) => FormatDecoder;
+
+/** One runtime module (a subpath of `@pipec/runtime`): the connectors and formats it provides. */
+export interface RuntimeModule {
+  /** The module's name, as in the compiler's table (`kafka`, `file-source`, `avro`, ...). */
+  name: string;
+  sources?: Record<string, SourceFactory>;
+  sinks?: Record<string, SinkFactory>;
+  formats?: Record<string, FormatFactory>;
+}
+
+type Kind = 'sources' | 'sinks' | 'formats';
+function fromModules<K extends Kind>(modules: readonly RuntimeModule[] | undefined, kind: K, name: string): NonNullable<RuntimeModule[K]>[string] | undefined {
+  for (const m of modules ?? []) {
+    const table = m[kind] as Record<string, NonNullable<RuntimeModule[K]>[string]> | undefined;
+    if (table && Object.hasOwn(table, name)) return table[name];
+  }
+  return undefined;
+}
+
+/** The value format decoders of a run's modules by format name. */
+export function formatTable(modules: readonly RuntimeModule[] | undefined): Record<string, FormatFactory> {
+  const out: Record<string, FormatFactory> = {};
+  for (const m of modules ?? []) Object.assign(out, m.formats ?? {});
+  return out;
+}
 
 const sources = new Map<string, SourceFactory>();
 const sinks = new Map<string, SinkFactory>();
@@ -58,12 +94,6 @@ export function registerSink(connector: string, f: SinkFactory): void {
   sinks.set(connector, f);
 }
 
-export const sourceFactory = (connector: string): SourceFactory | undefined => sources.get(connector);
-export const sinkFactory = (connector: string): SinkFactory | undefined => sinks.get(connector);
-export const hasSource = (connector: string): boolean => sources.has(connector);
-export const hasSink = (connector: string): boolean => sinks.has(connector);
-
-registerSource('file', (def, out, ctx) => new FileSource(def, ctx.baseDir, out));
-registerSource('datagen', (def, out) => new DatagenSource(def, out));
-registerSink('stdout', (def, ctx) => new StdoutSink(def, ctx.stdout));
-registerSink('file', (def, ctx) => ((def.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(def, ctx.baseDir) : new FileNdjsonSink(def, ctx.baseDir)));
+// A registered connector (a test's stand-in) wins over a module's.
+export const sourceFactory = (connector: string, modules?: readonly RuntimeModule[]): SourceFactory | undefined => sources.get(connector) ?? fromModules(modules, 'sources', connector);
+export const sinkFactory = (connector: string, modules?: readonly RuntimeModule[]): SinkFactory | undefined => sinks.get(connector) ?? fromModules(modules, 'sinks', connector);

@@ -10,7 +10,7 @@ export { runPipelineDef, type RunOptions } from './runner.ts';
 export type { PipelineDef, Instance, Builders, GraphNode } from './pipeline-types.ts';
 export type { SourceDef, ColumnDef, DecodeError, RunningSource, SourceSink, Coordinates } from './io/source-types.ts';
 export { META, meta } from './io/source-types.ts';
-export { registerSource, registerSink, hasSource, hasSink, type ConnectorContext } from './all-connectors.ts';
+export { registerSource, registerSink, type ConnectorContext, type RuntimeModule } from './connectors.ts';
 export type { SinkDef, RunningSink } from './io/sinks.ts';
 export type { AggFns, Row, Acc, RowKind } from './ops/types.ts';
 export { rowKind, setRowKind, rawKind, withKindOf } from './ops/types.ts';
@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { runPipelineDef } from './runner.ts';
 import { noteSubstituted } from './hidden-values.ts';
 import type { PipelineDef } from './pipeline-types.ts';
+import type { RuntimeModule } from './connectors.ts';
 
 /** Replaces `${NAME}` in an option template; a missing variable is an error, never ''. */
 export function subst(template: string, env: Record<string, string | undefined>): string {
@@ -40,8 +41,11 @@ export class MissingEnvError extends Error {
 
 const resolveOpt = (p: string | undefined): string | undefined => (p === undefined ? undefined : path.resolve(p));
 
-/** Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D] [--member-id ID]`. */
-export async function main(define: (env: Record<string, string | undefined>) => PipelineDef): Promise<void> {
+/**
+ * Entry point of a bundled pipeline: `node pipeline.mjs [--checkpoint-dir D] [--metrics-port P] [--base-dir D] [--member-id ID]`.
+ * `modules`: the runtime modules the generated module imports (its `modules` export).
+ */
+export async function main(define: (env: Record<string, string | undefined>) => PipelineDef, modules: readonly RuntimeModule[] = []): Promise<void> {
   const args = process.argv.slice(2);
   const get = (flag: string): string | undefined => {
     const i = args.indexOf(flag);
@@ -49,7 +53,7 @@ export async function main(define: (env: Record<string, string | undefined>) => 
   };
   let def: PipelineDef;
   try {
-    def = define(process.env);
+    def = { ...define(process.env), modules };
   } catch (e) {
     if (e instanceof MissingEnvError) {
       process.stderr.write(`pipec: ${e.message}\n`);

@@ -3,6 +3,7 @@ import type { Row, StatefulOp } from './ops/types.ts';
 import type { StateFingerprints } from './state-compat.ts';
 import type { SourceDef } from './io/source-types.ts';
 import type { RunningSink, SinkDef } from './io/sinks.ts';
+import type { RuntimeModule } from './connectors.ts';
 import type { WindowAggConfig, WindowAggOp } from './ops/window-agg.ts';
 import type { SessionAggConfig, SessionAggOp } from './ops/session-agg.ts';
 import type { GroupAggConfig, GroupAggOp } from './ops/group-agg.ts';
@@ -51,4 +52,10 @@ export interface PipelineDef {
   sources: SourceDef[];
   sinks: SinkDef[];
   instantiate(b: Builders): Instance;
+  /**
+   * The runtime modules (connectors, formats) the pipeline uses: what the generated module
+   * imports, or every module for an in-process `pipec run`. Absent: only connectors registered
+   * with `registerSource`/`registerSink` (tests).
+   */
+  modules?: readonly RuntimeModule[];
 }

@@ -13,7 +13,7 @@ import { IntervalJoinOp } from './ops/interval-join.ts';
 import { ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
 import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock, type PartitionClock } from './watermarks.ts';
-import { sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
+import { formatTable, sinkFactory, sourceFactory, type ConnectorContext } from './connectors.ts';
 import type { Coordinates, RunningSource, SourceSink } from './io/source-types.ts';
 import { DiscardSink, OutputMismatchError, TruncatingFile, writeError, type FileProgress, type RunningSink } from './io/sinks.ts';
 import { MemorySource } from './io/memory-source.ts';
@@ -179,6 +179,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
     },
     checkpointDir: store ? memberDir(store.root, member!) : opts.checkpointDir ? path.resolve(opts.checkpointDir) : null,
     member,
+    formats: formatTable(def.modules),
   };
 
   // ---------------------------------------------------------------- checkpoint: lock and read
@@ -214,7 +215,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
       sinks.set(s.id, new DiscardSink(s));
       continue;
     }
-    const make = sinkFactory(s.connector);
+    const make = sinkFactory(s.connector, def.modules);
     if (!make) {
       err(`pipec: sink '${s.name}': connector '${s.connector}' is not available in this runtime build\n`);
       return { exitCode: 2 };
@@ -354,7 +355,7 @@ async function runLocked(def: PipelineDef, opts: RunOptions, locks: CheckpointLo
     };
     rt.out = sink;
     const mem = opts.memorySources?.[sdef.id];
-    const make = mem ? null : sourceFactory(sdef.connector);
+    const make = mem ? null : sourceFactory(sdef.connector, def.modules);
     if (mem) rt.src = new MemorySource(sdef, sink, mem.lines ?? null, mem.rows ?? null);
     else if (make) {
       try {

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { compileFile } from '../../../src/build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
-import { registerSource, sourceFactory } from '../../../targets/runtime/lib/connectors.ts';
+import { registerSource } from '../../../targets/runtime/lib/connectors.ts';
+import { kafkaModule } from '../../../targets/runtime/lib/modules/kafka.ts';
 import type { RunningSource } from '../../../targets/runtime/lib/io/source-types.ts';
 
-const kafkaFactory = sourceFactory('kafka');
+const kafkaFactory = kafkaModule.sources!.kafka;
 if (!kafkaFactory) throw new Error('the kafka source is not registered in this runtime build');
 let live: RunningSource | null = null;
 registerSource('kafka', (def, out, ctx) => (live = kafkaFactory(def, out, ctx)));

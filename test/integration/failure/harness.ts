@@ -103,8 +103,9 @@ export async function bundleSpec(dir: string, spec: string, env: Record<string, 
   );
   const plan = r.plan!;
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
+  // The bundle folder: pipeline.mjs and the runtime.mjs it imports.
   const bundle = path.join(dir, 'pipeline.mjs');
-  writeFileSync(bundle, files.find((f) => f.output === 'bundle')!.contents);
+  for (const f of files) if (f.output === 'bundle') writeFileSync(path.join(dir, f.path), f.contents);
   return { bundle, plan };
 }
 

@@ -195,9 +195,10 @@ test('two runs in one process on one checkpoint directory: the second is refused
 
 async function bundle(plan: ReturnType<typeof killPlan>): Promise<string> {
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
-  const file = path.join(tempDir('pipec-bundle-'), 'pipeline.mjs');
-  writeFileSync(file, files.find((f) => f.output === 'bundle' && f.path === 'pipeline.mjs')!.contents);
-  return file;
+  // The bundle folder: pipeline.mjs and the runtime.mjs it imports.
+  const dir = tempDir('pipec-bundle-');
+  for (const f of files) if (f.output === 'bundle') writeFileSync(path.join(dir, f.path), f.contents);
+  return path.join(dir, 'pipeline.mjs');
 }
 
 function start(bundleFile: string, dir: string, ck: string | null): { pid: number; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>; kill: (s: NodeJS.Signals) => void } {

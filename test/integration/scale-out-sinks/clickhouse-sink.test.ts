@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
-import { sinkFactory } from '../../../targets/runtime/lib/connectors.ts';
+import { clickhouseModule } from '../../../targets/runtime/lib/modules/clickhouse.ts';
 import '../../../targets/runtime/lib/clickhouse/register.ts';
 import type { ClickHouseSink } from '../../../targets/runtime/lib/clickhouse/clickhouse-sink.ts';
 import type { ClickHouseIntervalProgress } from '../../../targets/runtime/lib/clickhouse/exactly-once.ts';
@@ -27,7 +27,7 @@ function memberSink(srv: ChdbServer, table: string, dir: string, member: string 
   // Equal positions for both members: the token cannot tell them apart by what they read.
   const ctx = memberContext({ pipeline: 'shop', member, checkpointDir: path.join(dir, 'ck', member ?? 'single'), positions: () => ({ orders: { offset: 300 } }) });
   const def = sinkDef('out', { url: srv.url, table: `default.${table}`, batch_size: '1000', flush_interval: '1 s', ...options }, cols);
-  return sinkFactory('clickhouse')!(def, ctx) as ClickHouseSink;
+  return clickhouseModule.sinks!.clickhouse!(def, ctx) as ClickHouseSink;
 }
 
 async function count(srv: ChdbServer, table: string): Promise<{ n: number; s: number }> {

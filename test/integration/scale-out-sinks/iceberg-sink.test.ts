@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
-import { sinkFactory } from '../../../targets/runtime/lib/connectors.ts';
+import { icebergModule } from '../../../targets/runtime/lib/modules/iceberg.ts';
 import '../../../targets/runtime/lib/iceberg/register.ts';
 import type { RunningSink, SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { setRowKind, type Row } from '../../../targets/runtime/lib/ops/types.ts';
@@ -65,7 +65,7 @@ function sinkDef(warehouse: string, upsert = false): SinkDef {
 function memberSink(dir: string, pipeline: string, member: string | null, positions: () => Record<string, unknown> = () => ({}), upsert = false, warnings: string[] = []): RunningSink {
   const ctx = memberContext({ pipeline, member, checkpointDir: path.join(dir, 'ck', member ?? 'single'), baseDir: dir, positions });
   ctx.warn = (m) => warnings.push(m);
-  return sinkFactory('iceberg')!(sinkDef(path.join(dir, 'warehouse'), upsert), ctx);
+  return icebergModule.sinks!.iceberg!(sinkDef(path.join(dir, 'warehouse'), upsert), ctx);
 }
 
 /** Snapshot summaries of the table, oldest first, and each snapshot's commit attempt (from its manifest-list name). */

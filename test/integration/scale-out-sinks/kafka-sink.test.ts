@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
-import { sinkFactory } from '../../../targets/runtime/lib/connectors.ts';
+import { kafkaModule } from '../../../targets/runtime/lib/modules/kafka.ts';
 import '../../../targets/runtime/lib/kafka/register.ts';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { IntervalProgress, KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
@@ -38,7 +38,7 @@ function sinkDef(topic: string, brokers: string, options: Record<string, string>
 async function memberSink(topic: string, pipeline: string, member: string | null, ck: string, options: Record<string, string> = {}): Promise<KafkaSink> {
   const { brokers } = await kafkaEnv();
   const ctx = memberContext({ pipeline, member, checkpointDir: path.join(ck, member ?? 'single') });
-  return sinkFactory('kafka')!(sinkDef(topic, brokers, options), ctx) as KafkaSink;
+  return kafkaModule.sinks!.kafka!(sinkDef(topic, brokers, options), ctx) as KafkaSink;
 }
 
 /**

@@ -51,17 +51,23 @@ test('two builds emit byte-identical files (module, bundle lock and bundle)', as
     ['runtime/pipeline.gen.mjs', 'review'],
     ['runtime/bundle.lock.json', 'review'],
     ['pipeline.mjs', 'bundle'],
+    ['runtime.mjs', 'bundle'],
     ['alerts.yaml', 'review'],
   ]);
   for (let i = 0; i < a.length; i++) assert.ok(a[i]!.contents === b[i]!.contents, `${a[i]!.path} differs between builds`);
   // No absolute paths of this machine leak into the bundle or its lock.
   assert.ok(!String(a[2]!.contents).includes(process.cwd()));
+  assert.ok(!String(a[3]!.contents).includes(process.cwd()));
   assert.ok(!String(a[1]!.contents).includes(process.cwd()));
   // The lock pins the bundle: its sha256 and size are those of the bundle's bytes.
   const bundle = Buffer.from(a[2]!.contents as string);
-  const lock = JSON.parse(a[1]!.contents as string) as { runtime: string; library: string; esbuild: string; bundle: { sha256: string; bytes: number } };
+  const library = Buffer.from(a[3]!.contents as string);
+  const lock = JSON.parse(a[1]!.contents as string) as { runtime: string; library: string; esbuild: string; modules: string[]; bundle: { sha256: string; bytes: number }; libraryBundle: { file: string; sha256: string; bytes: number } };
   assert.equal(lock.bundle.sha256, createHash('sha256').update(bundle).digest('hex'));
   assert.equal(lock.bundle.bytes, bundle.length);
+  assert.deepEqual(lock.libraryBundle, { file: 'runtime.mjs', sha256: createHash('sha256').update(library).digest('hex'), bytes: library.length });
+  // bid-session-items reads a file and writes files and stdout: those connector modules, no others.
+  assert.deepEqual(lock.modules, ['file-sink', 'file-source', 'stdout']);
   assert.equal(lock.esbuild, esbuildVersion);
   assert.match(lock.library, /^sha256:[0-9a-f]{64}$/);
 });

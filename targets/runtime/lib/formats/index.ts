@@ -1,12 +1,12 @@
 // Chooses a source's value decoder once, from its `format` and `schema` options: JSON,
 // Debezium JSON, Avro or Protobuf (Confluent wire format with a registry, plain bytes with
-// a `file:` schema).
+// a `file:` schema). JSON is built in; Avro and Protobuf come from the run's runtime modules
+// (`@pipec/runtime/avro`, `/protobuf`), so a bundle carries them only when its plan reads them.
 import type { SourceDef } from '../io/source-types.ts';
-import { AvroDecoder } from './avro.ts';
 import { DebeziumJsonDecoder } from './debezium.ts';
 import { JsonDecoder } from './json.ts';
-import { ProtobufDecoder } from './protobuf.ts';
 import type { FormatDecoder } from './types.ts';
+import type { FormatFactory } from '../connectors.ts';
 import { guardFormat } from '../io/guarded-decode.ts';
 
 export { CHANGES, FAIL, FormatError, SKIP, type ChangeRecords, type Decoded, type FormatDecoder, type WhereOf } from './types.ts';
@@ -18,12 +18,12 @@ export class FormatSetupError extends Error {}
  * The decoder of `def`'s message values. `env` supplies `PIPEC_SCHEMA_REGISTRY_URL` (user info
  * in the URL is Basic auth) for Avro and Protobuf values in the Confluent wire format.
  */
-export function createFormatDecoder(def: SourceDef, env: Record<string, string | undefined>): FormatDecoder {
+export function createFormatDecoder(def: SourceDef, env: Record<string, string | undefined>, formats: Record<string, FormatFactory> = {}): FormatDecoder {
   // Whatever a format throws on one value makes that value a dead letter (guarded-decode.ts).
-  return guardFormat(chooseFormatDecoder(def, env));
+  return guardFormat(chooseFormatDecoder(def, env, formats));
 }
 
-function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefined>): FormatDecoder {
+function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefined>, formats: Record<string, FormatFactory>): FormatDecoder {
   const format = def.format ?? 'json';
   switch (format) {
     case 'json':
@@ -32,6 +32,8 @@ function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefi
       return new DebeziumJsonDecoder();
     case 'avro':
     case 'protobuf': {
+      const make = Object.hasOwn(formats, format) ? formats[format] : undefined;
+      if (!make) throw new FormatSetupError(`format '${format}' is not available in this runtime build (rebuild the pipeline)`);
       const ref = def.options.schema ?? null;
       // A `file:` schema describes plain values (Flink's avro / protobuf formats); a registry
       // subject, or no schema at all, means the Confluent wire format (avro-confluent, ...).
@@ -46,7 +48,7 @@ function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefi
       }
       try {
         const opts = { columns: def.columns, schemaText, registryUrl };
-        return format === 'avro' ? new AvroDecoder(opts) : new ProtobufDecoder(opts);
+        return make(opts);
       } catch (e) {
         throw new FormatSetupError(`the ${format === 'avro' ? 'Avro' : 'Protobuf'} schema cannot be read: ${(e as Error).message}`);
       }

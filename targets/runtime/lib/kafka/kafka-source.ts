@@ -6,6 +6,7 @@
 import { Kafka, logLevel, type Admin, type Consumer, type KafkaMessage } from 'kafkajs';
 import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/source-types.ts';
 import { setRowKind, type RowKind } from '../ops/types.ts';
+import type { FormatFactory } from '../connectors.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
 import { sourceOptions, type KafkaSourceOptions } from './options.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
@@ -100,6 +101,8 @@ export interface KafkaSourceConfig {
    * the runner has its task state and calls `startPartition` with the position to resume from.
    */
   deferNewPartitions?: boolean;
+  /** The binary value formats of the run (`ConnectorContext.formats`); JSON needs none. */
+  formats?: Record<string, FormatFactory>;
 }
 
 export class KafkaSource implements RunningSource {
@@ -138,7 +141,7 @@ export class KafkaSource implements RunningSource {
     this.hooks = cfg.hooks ?? {};
     this.defer = cfg.deferNewPartitions ?? false;
     this.wantMeta = def.columns.some((c) => c.meta !== undefined);
-    this.format = createFormatDecoder(def, cfg.env);
+    this.format = createFormatDecoder(def, cfg.env, cfg.formats);
     this.kafka = new Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,
       brokers: this.opts.brokers,

@@ -1,19 +1,20 @@
-// Registers the `kafka` source and sink with the runtime's connector registry. An exactly-once
+// `@pipec/runtime/kafka`: the `kafka` source and sink (kafkajs). An exactly-once
 // Kafka sink sends the offsets of every Kafka source of the same run (same ConnectorContext)
 // in its transaction. Rebalances reach the runner: a checkpoint before partitions move (so
 // positions and state are durable and offsets committed), and revoked partitions stop holding
 // the watermark back.
-import { registerSink, registerSource, type ConnectorContext } from '../connectors.ts';
-import { KafkaSource } from './kafka-source.ts';
-import { KafkaSink } from './kafka-sink.ts';
+import type { ConnectorContext, RuntimeModule, SinkFactory, SourceFactory } from '../connectors.ts';
+import { KafkaSource } from '../kafka/kafka-source.ts';
+import { KafkaSink } from '../kafka/kafka-sink.ts';
 
 const sourcesOfRun = new WeakMap<ConnectorContext, KafkaSource[]>();
 
-registerSource('kafka', (def, out, ctx) => {
+const source: SourceFactory = (def, out, ctx) => {
   let warnedShared = false;
   const src = new KafkaSource(def, out, {
     env: ctx.env,
     pipeline: ctx.pipeline,
+    formats: ctx.formats,
     // Scaled out, a won partition waits for the state another member releases.
     deferNewPartitions: ctx.member !== null,
     ...(ctx.member !== null ? { clientId: `pipec-${def.name}-${ctx.member}` } : {}),
@@ -39,11 +40,9 @@ registerSource('kafka', (def, out, ctx) => {
   list.push(src);
   sourcesOfRun.set(ctx, list);
   return src;
-});
+};
 
-registerSink(
-  'kafka',
-  (def, ctx) =>
+const sink: SinkFactory = (def, ctx) =>
     new KafkaSink(def, {
       env: ctx.env,
       pipeline: ctx.pipeline,
@@ -52,5 +51,6 @@ registerSink(
       warn: ctx.warn,
       // Lazy: the runner creates sinks before sources.
       offsets: () => (sourcesOfRun.get(ctx) ?? []).map((s) => s.transactionOffsets(s.position())),
-    }),
-);
+    });
+
+export const kafkaModule: RuntimeModule = { name: 'kafka', sources: { kafka: source }, sinks: { kafka: sink } };

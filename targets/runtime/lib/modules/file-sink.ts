@@ -1,0 +1,8 @@
+// `@pipec/runtime/file-sink`: the `file` sink (an NDJSON file, or a directory of Parquet parts).
+import type { RuntimeModule } from '../connectors.ts';
+import { FileNdjsonSink, ParquetSink } from '../io/sinks.ts';
+
+export const fileSinkModule: RuntimeModule = {
+  name: 'file-sink',
+  sinks: { file: (def, ctx) => ((def.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(def, ctx.baseDir) : new FileNdjsonSink(def, ctx.baseDir)) },
+};

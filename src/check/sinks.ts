@@ -122,7 +122,8 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
           key,
           acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
           idempotent: idem,
-          delivery: (opts.string('delivery') ?? 'exactly-once') as IrKafkaSink['delivery'],
+          // The safe default, decided once (docs/language-decisions.md "Defaults"): at-least-once.
+          delivery: (opts.string('delivery') ?? 'at-least-once') as IrKafkaSink['delivery'],
         };
         ir.kafka = k;
       }

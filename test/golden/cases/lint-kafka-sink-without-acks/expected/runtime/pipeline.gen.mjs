@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "f95efd158496224c";
+  const fingerprint = "364e351c199a42f7";
 
   // source orders: kafka json; decodes 3 of 5 columns
   function decode_orders(o, e) {

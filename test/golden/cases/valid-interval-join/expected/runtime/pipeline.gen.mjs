@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "ba41acd3b8d4b8fd";
+  const fingerprint = "50d7a4600f718488";
 
   // source orders: kafka json; decodes 3 of 3 columns
   function decode_orders(o, e) {

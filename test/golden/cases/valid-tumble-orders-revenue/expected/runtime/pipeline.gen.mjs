@@ -4,7 +4,7 @@
 import * as rt from '@pipec/runtime';
 
 export function definePipeline(env) {
-  const fingerprint = "e599a7561e7972d2";
+  const fingerprint = "5ce4534a7d624556";
 
   // source orders: kafka json; decodes 5 of 5 columns
   function decode_orders(o, e) {

@@ -13,7 +13,8 @@ import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } 
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
-import { temporalJoinFunctions, temporalJoinInstance, versionClocks, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
+import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
+import { lowerPlan } from '../../../src/plan/physical/lower.ts';
 
 export interface Unsupported {
   what: string;
@@ -79,62 +80,27 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const opById = new Map(plan.operators.map((o) => [o.id, o]));
   const srcById = new Map(plan.sources.map((s) => [s.id, s]));
 
-  // Which operators feed a sink (directly, through other operators, or as late rows)?
-  const live = new Set<string>();
-  const mark = (id: string): void => {
-    if (live.has(id)) return;
-    live.add(id);
-    for (const i of opById.get(id)?.inputs ?? []) mark(i);
-  };
-  for (const s of plan.sinks) {
-    if (s.input) mark(s.input);
-    for (const l of s.lateFrom) mark(l);
-  }
-  const ops = plan.operators.filter((o) => live.has(o.id));
-  const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
-  const sources = plan.sources.filter((s) => usedSources.has(s.id));
+  // Every physical decision (liveness, changelog normalize, version clocks, '-U' emission, row
+  // layouts, panes, connector configs) comes from the lowering: this generator only spells it.
+  const phys = lowerPlan(plan);
+  const physSrc = new Map(phys.sources.map((s) => [s.id, s]));
+  const physOp = new Map(phys.operators.map((o) => [o.id, o]));
+  const ops = plan.operators.filter((o) => physOp.get(o.id)!.live);
+  const sources = plan.sources.filter((s) => physSrc.get(s.id)!.live);
 
   for (const s of sources) if (!hasSource(s.connector)) unsupported.push({ what: `source connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (!hasSink(s.connector)) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
+  unsupported.push(...phys.unsupported);
 
-  // Changelog plumbing (only where the plan has changelogs; append pipelines are unchanged).
-  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
-  // A changelog source's old rows may be key-only (PostgreSQL without REPLICA IDENTITY FULL):
-  // whatever computes on its rows gets them through a changelog normalize (last row per key).
-  // (A temporal join keeps its own versioned state: it needs no normalize.)
-  const computes = (id: string): boolean =>
-    consumersOf(id).some((c) =>
-      c.op === 'project' ? c.exprs.some((x) => x.expr.kind !== 'col' && x.expr.kind !== 'lit') || computes(c.id) : c.op === 'union' ? computes(c.id) : c.op !== 'temporal_join',
-    );
-  const normalized = new Set<string>();
-  for (const o of ops) {
-    if (o.op !== 'scan' || srcById.get(o.source)?.changelog !== 'changelog' || !computes(o.id)) continue;
-    const s = srcById.get(o.source)!;
-    if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
-    else normalized.add(o.source);
-  }
-  // Changelog sources joined as versioned tables without WATERMARK: commit time as version time.
-  const clocks = versionClocks(ops, opById, srcById, (what, o) => unsupported.push({ what, name: o.id, span: o.span }));
-  // GROUP BY emits '-U' before '+U' when its input retracts or a consumer must retract.
-  const sinksOf = (id: string): IrSink[] => plan.sinks.filter((s) => s.input === id);
-  const needsUpdateBefore = (id: string): boolean =>
-    sinksOf(id).some((s) => s.changelog === 'retract') ||
-    consumersOf(id).some((c) => (c.op === 'project' ? c.changelog === 'retract' || needsUpdateBefore(c.id) : true));
+  const normalized = new Set(phys.sources.filter((s) => s.normalize !== null).map((s) => s.id));
+  const clocks = new Map(phys.sources.flatMap((s): [string, VersionClock][] => (s.versionClock ? [[s.id, s.versionClock]] : [])));
 
-  // Row layout of each source: its used columns, plus the watermark column when pruned away.
+  // Row layout of each source, as the lowering lists it (the version clock's column last).
   const srcCols = new Map<string, IrColumn[]>();
   for (const s of sources) {
-    const cols = s.usedColumns.map((n) => s.columns[findCol(s.columns, n)]!).filter(Boolean);
-    if (s.watermark && findCol(cols, s.watermark.column) < 0) {
-      const wc = s.columns[findCol(s.columns, s.watermark.column)];
-      if (wc) cols.push(wc);
-    }
-    // The changelog normalize keys rows by the primary key, used or not.
-    if (normalized.has(s.id)) for (const k of s.primaryKey!) if (findCol(cols, k) < 0) cols.push(s.columns[findCol(s.columns, k)]!);
-    // A versioned source without WATERMARK: its rows end with the change's commit time.
     const clock = clocks.get(s.id);
-    if (clock) cols.push(versionColumn(clock));
+    const cols = physSrc.get(s.id)!.rowColumns.map((n) => (clock && n === VERSION_COLUMN ? versionColumn(clock) : s.columns[findCol(s.columns, n)]!));
     srcCols.set(s.id, cols);
   }
   /** Output row layout of an operator. */
@@ -340,7 +306,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
-  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
+  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => physOp.get(o.id)!.updateBefore, srcById, paneOf: (o) => physOp.get(o.id)!.paneMs ?? 0 }).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
   return { body: out.join('\n'), unsupported };
@@ -361,6 +327,8 @@ interface ChangelogPlan {
   /** A GROUP BY emits '-U' before '+U' (its input retracts, or a consumer must retract). */
   updateBefore: (op: IrOperator) => boolean;
   srcById: Map<string, IrSource>;
+  /** The lowering's pane size of a window operator. */
+  paneOf: (op: IrOperator) => number;
 }
 
 function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], ident: Ident, cl: ChangelogPlan): string[] {
@@ -431,7 +399,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
               : w.kind === 'hop'
                 ? `{ kind: 'hop', slideMs: ${w.slideMs}, sizeMs: ${w.sizeMs} }`
                 : `{ kind: 'cumulate', stepMs: ${w.stepMs}, sizeMs: ${w.sizeMs} }`;
-          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${paneMs(o.paneMs, w)} });`);
+          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${cl.paneOf(o)} });`);
         }
         L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
@@ -491,27 +459,6 @@ function remap(from: IrColumn[], to: IrColumn[], v: string): string {
   if (from.length === to.length && from.every((c, i) => c.name === to[i]!.name)) return v;
   const idx = to.map((c) => findCol(from, c.name));
   return `[${idx.map((i) => (i < 0 ? 'null' : `${v}[${i}]`)).join(', ')}]`;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-
-function paneMs(fromPlan: number | null, w: Exclude<IrOperator & { op: 'window_agg' }, never>['window']): number {
-  if (fromPlan !== null && fromPlan > 0) return fromPlan;
-  switch (w.kind) {
-    case 'tumble':
-      return w.sizeMs;
-    case 'hop':
-      return gcd(w.slideMs, w.sizeMs);
-    case 'cumulate':
-      return w.stepMs;
-    case 'session':
-      return 0;
-    default:
-      return assertNever(w);
-  }
 }
 
 export type { SqlType };

@@ -100,6 +100,7 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
       id: o.id,
       op: o.op,
       inputs: [...o.inputs],
+      source: o.op === 'scan' ? o.source : null,
       live: live.has(o.id),
       changelog: o.changelog,
       partitionKey: partitionKey(o),

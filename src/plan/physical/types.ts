@@ -52,6 +52,8 @@ export interface PhysicalOperator {
   id: string;
   op: IrOperatorKind;
   inputs: string[];
+  /** A scan's source id; null for other operators. */
+  source: string | null;
   /** Feeds a sink (directly, through other operators, or with late rows). Dead operators are not run. */
   live: boolean;
   changelog: Changelog;

@@ -51,10 +51,12 @@ export class OptionReader {
     return this.opts[key]?.value.trim();
   }
 
-  oneOf<T extends string>(key: string, values: readonly T[], fallback: T): T {
+  /** `shown`: the values named in the message when some accepted spellings are aliases. */
+  oneOf<T extends string>(key: string, values: readonly T[], fallback: T, shown: readonly string[] = values): T {
     const v = this.value(key);
     if (v === undefined) return fallback;
-    if (!(values as readonly string[]).includes(v)) throw new ConnectorConfigError(`${this.what}: ${key} must be ${values.join(', ')}, not '${v}'`);
+    const list = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown[shown.length - 1]}` : shown.join('');
+    if (!(values as readonly string[]).includes(v)) throw new ConnectorConfigError(`${this.what}: ${key} must be ${list}, not '${v}'`);
     return v as T;
   }
 

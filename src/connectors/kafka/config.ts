@@ -42,6 +42,9 @@ export interface KafkaSinkConfig {
   templated: string[];
 }
 
+/** The Kafka sink's defaults, decided once (docs/language-decisions.md "Defaults"); the checker's IR reads them too. */
+export const KAFKA_SINK_DEFAULTS = { delivery: 'at-least-once', acks: 'all', idempotent: true, format: 'json' } as const;
+
 const defaultName = (pipeline: string | undefined, name: string): string => `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`;
 
 export function resolveKafkaSource(name: string, opts: Record<string, RawOption>, pipeline: string | undefined): KafkaSourceConfig {
@@ -61,17 +64,17 @@ export function resolveKafkaSource(name: string, opts: Record<string, RawOption>
 /** `key`: the checked key columns (IrKafkaSink.key: the option, else the input's upsert key); absent: the option as written. */
 export function resolveKafkaSink(name: string, opts: Record<string, RawOption>, pipeline: string | undefined, key?: string[] | null): KafkaSinkConfig {
   const r = new OptionReader(opts, `sink '${name}'`);
-  const delivery = r.oneOf('delivery', KAFKA_DELIVERIES, 'at-least-once');
-  const acksText = r.oneOf('acks', ['all', '-1', '1', '0'] as const, 'all');
+  const delivery = r.oneOf('delivery', KAFKA_DELIVERIES, KAFKA_SINK_DEFAULTS.delivery);
+  const acksText = r.oneOf('acks', ['all', '-1', '1', '0'] as const, KAFKA_SINK_DEFAULTS.acks, ['all', '0', '1']);
   const asked = acksText === '-1' ? 'all' : acksText;
-  const idem = r.has('idempotence') ? r.bool('idempotence', true) : r.bool('enable.idempotence', true);
+  const idem = r.has('idempotence') ? r.bool('idempotence', KAFKA_SINK_DEFAULTS.idempotent) : r.bool('enable.idempotence', KAFKA_SINK_DEFAULTS.idempotent);
   // Transactions need an idempotent producer writing with acks=all; idempotence needs acks=all.
   const eos = delivery === 'exactly-once';
   return {
     connector: 'kafka',
     brokers: r.text('brokers', 'brokers') ?? null,
     topic: r.text('topic', 'topic') ?? '',
-    format: r.oneOf('format', ['json', 'avro', 'protobuf'] as const, 'json'),
+    format: r.oneOf('format', ['json', 'avro', 'protobuf'] as const, KAFKA_SINK_DEFAULTS.format),
     keyColumns: key !== undefined ? [...(key ?? [])] : columnList(r.value('key')),
     delivery,
     acks: eos ? 'all' : asked,

@@ -15,6 +15,7 @@ import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
 import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
+import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
 
 export interface Unsupported {
   what: string;
@@ -85,6 +86,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const phys = lowerPlan(plan);
   const physSrc = new Map(phys.sources.map((s) => [s.id, s]));
   const physOp = new Map(phys.operators.map((o) => [o.id, o]));
+  const physSink = new Map(phys.sinks.map((s) => [s.id, s]));
   const ops = plan.operators.filter((o) => physOp.get(o.id)!.live);
   const sources = plan.sources.filter((s) => physSrc.get(s.id)!.live);
 
@@ -291,6 +293,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push('    {');
     out.push(`      id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, format: ${s.format ? q(s.format) : 'null'},`);
     out.push(`      options: ${optionsCode(s.options, '      ')},`);
+    out.push(`      config: ${configCode(physSrc.get(s.id)!.config)},`);
     out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? clock?.idleTimeoutMs ?? 'null'},`);
@@ -302,7 +305,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
@@ -310,6 +313,25 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  },');
   out.push('};');
   return { body: out.join('\n'), unsupported };
+}
+
+/**
+ * A resolved connector config as an object literal: `${VAR}` templates become `rt.subst` calls
+ * (substituted at start, never written into the file), everything else is a JSON literal.
+ */
+function configCode(c: SourceConfig | SinkConfig): string {
+  const fields = Object.keys(c).map((k) => {
+    const v = (c as unknown as Record<string, unknown>)[k];
+    const code = c.templated.includes(k) && typeof v === 'string' ? `rt.subst(${q(v)}, env)` : literalCode(v);
+    return `${q(k)}: ${code}`;
+  });
+  return `{ ${fields.join(', ')} }`;
+}
+
+function literalCode(v: unknown): string {
+  if (typeof v === 'string') return q(v);
+  if (Array.isArray(v)) return `[${v.map(literalCode).join(', ')}]`;
+  return JSON.stringify(v);
 }
 
 function sinkOptionsCode(s: IrSink): string {

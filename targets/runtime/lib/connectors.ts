@@ -7,6 +7,7 @@ import type { RunningSink, SinkDef } from './io/sinks.ts';
 import { FileSource } from './io/file-source.ts';
 import { DatagenSource } from './io/datagen-source.ts';
 import { FileNdjsonSink, ParquetSink, StdoutSink } from './io/sinks.ts';
+import { fileSinkConfig } from './io/resolved-configs.ts';
 
 export interface ConnectorContext {
   baseDir: string;
@@ -66,4 +67,4 @@ export const hasSink = (connector: string): boolean => sinks.has(connector);
 registerSource('file', (def, out, ctx) => new FileSource(def, ctx.baseDir, out));
 registerSource('datagen', (def, out) => new DatagenSource(def, out));
 registerSink('stdout', (def, ctx) => new StdoutSink(def, ctx.stdout));
-registerSink('file', (def, ctx) => ((def.options.format ?? 'ndjson') === 'parquet' ? new ParquetSink(def, ctx.baseDir) : new FileNdjsonSink(def, ctx.baseDir)));
+registerSink('file', (def, ctx) => (fileSinkConfig(def).format === 'parquet' ? new ParquetSink(def, ctx.baseDir) : new FileNdjsonSink(def, ctx.baseDir)));

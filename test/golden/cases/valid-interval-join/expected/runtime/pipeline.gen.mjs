@@ -92,6 +92,7 @@ export function definePipeline(env) {
           "idle_timeout": "30 s",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -104,6 +105,7 @@ export function definePipeline(env) {
           "idle_timeout": "30 s",
           "topic": "shipments",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "shipments", "groupId": "pipec-input-shipments", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "carrier", kind: "string", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }],
         decode: decode_shipments,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -116,7 +118,7 @@ export function definePipeline(env) {
         "format": "json",
         "idempotence": "true",
         "topic": "shipped-orders",
-      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "carrier", kind: "string", nullable: true }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
+      }, config: { "connector": "kafka", "brokers": null, "topic": "shipped-orders", "format": "json", "keyColumns": [], "delivery": "at-least-once", "acks": "all", "idempotent": true, "transactionalId": "pipec-input-out", "templated": [] }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "carrier", kind: "string", nullable: true }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

@@ -12,6 +12,7 @@ import { connectorOf } from './sources.ts';
 import { planQuery } from './select.ts';
 import { findColumn } from './scope.ts';
 import { parsePartitionBy, parseSortBy } from './iceberg-spec.ts';
+import { KAFKA_SINK_DEFAULTS } from '../connectors/kafka/config.ts';
 
 /** Iceberg's default `write.target-file-size-bytes` (512 MiB). */
 const ICEBERG_DEFAULT_FILE_SIZE = 512 * 1024 * 1024;
@@ -113,16 +114,17 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
     case 'kafka': {
       const topic = opts.string('topic');
       const key = opts.has('key') ? cols('key') : upsertKey && upsertKey.length > 0 ? upsertKey : null;
-      const acks = opts.string('acks') ?? 'all';
-      const idem = opts.boolean('enable.idempotence') ?? opts.boolean('idempotence') ?? true;
+      const acks = opts.string('acks') ?? KAFKA_SINK_DEFAULTS.acks;
+      const idem = opts.boolean('enable.idempotence') ?? opts.boolean('idempotence') ?? KAFKA_SINK_DEFAULTS.idempotent;
       if (topic !== undefined) {
         const k: IrKafkaSink = {
           topic,
-          format: (opts.string('format') ?? 'json') as IrKafkaSink['format'],
+          format: (opts.string('format') ?? KAFKA_SINK_DEFAULTS.format) as IrKafkaSink['format'],
           key,
           acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
           idempotent: idem,
-          delivery: (opts.string('delivery') ?? 'exactly-once') as IrKafkaSink['delivery'],
+          // The defaults of the connector's resolver (src/connectors/kafka/config.ts), decided once.
+          delivery: (opts.string('delivery') ?? KAFKA_SINK_DEFAULTS.delivery) as IrKafkaSink['delivery'],
         };
         ir.kafka = k;
       }

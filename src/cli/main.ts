@@ -21,6 +21,7 @@ const OPTIONS = {
   to: { type: 'string' },
   'deny-warnings': { type: 'boolean' },
   'no-optimize': { type: 'boolean' },
+  physical: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   'checkpoint-dir': { type: 'string' },
   'metrics-port': { type: 'string' },
@@ -82,7 +83,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
       return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', bundleDir: v.bundle, check: v.check ?? false, format, denyWarnings });
     case 'plan':
-      return (await import('./commands/plan.ts')).planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'] });
+      return (await import('./commands/plan.ts')).planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'], physical: v.physical ?? false });
     case 'run': {
       const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);

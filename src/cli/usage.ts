@@ -38,11 +38,14 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
 `,
   },
   plan: {
-    synopsis: 'pipec plan <file> [--format text|json|dot] [--no-optimize]',
+    synopsis: 'pipec plan <file> [--format text|json|dot] [--no-optimize] [--physical]',
     text: `Prints the optimized plan of one spec: keys, changelog modes, state bounds and watermarks.
 
   --format text|json|dot   output form (default: text)
   --no-optimize            the plan before optimization
+  --physical               the physical plan every target reads: resolved connector configs
+                           (delivery, acks, commit intervals, dedup...), normalizes, panes,
+                           partition keys, watermark paths and sink commit points
 `,
   },
   run: {

@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { compileFile } from '../../src/build/compile.ts';
 import { renderDiagnostics } from '../../src/diagnostics/render.ts';
 import { printPlanText } from '../../src/plan/print/text.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
+import { printPhysicalText } from '../../src/plan/physical/print.ts';
 import { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { TARGETS } from '../../src/build/targets.ts';
 import type { EnvResolver } from '../../src/syntax/front-end.ts';
@@ -46,6 +48,8 @@ export async function caseOutputs(name: string, repoRoot: string): Promise<Map<s
   const out = new Map<string, string>();
   if (r.plan && !r.diagnostics.hasErrors) {
     out.set('plan.txt', printPlanText(r.plan));
+    // The physical plan every target reads (resolved connector configs, normalizes, panes...).
+    out.set('physical.txt', printPhysicalText(lowerPlan(r.plan)));
     for (const target of Object.values(TARGETS)) {
       if (!target || !target.appliesTo(r.plan)) continue;
       const bag = new DiagnosticBag();

@@ -5,12 +5,17 @@ import { specPath } from '../../build/discover.ts';
 import { printPlanDot } from '../../plan/print/dot.ts';
 import { printPlanJson } from '../../plan/print/json.ts';
 import { printPlanText } from '../../plan/print/text.ts';
+import { lowerPlan } from '../../plan/physical/lower.ts';
+import { printPhysicalDot, printPhysicalJson, printPhysicalText } from '../../plan/physical/print.ts';
+import type { PhysicalPlan } from '../../plan/physical/types.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface PlanArgs {
   file: string | undefined;
   format: string;
   optimize: boolean;
+  /** The physical plan (src/plan/physical/) instead of the logical one. */
+  physical?: boolean;
 }
 
 export async function planCommand(ctx: CommandContext, args: PlanArgs): Promise<number> {
@@ -24,7 +29,8 @@ export async function planCommand(ctx: CommandContext, args: PlanArgs): Promise<
     json: printPlanJson,
     dot: printPlanDot,
   };
-  const printer = printers[args.format];
+  const physical: Record<string, (p: PhysicalPlan) => string> = { text: printPhysicalText, json: printPhysicalJson, dot: printPhysicalDot };
+  const printer = args.physical ? (physical[args.format] ? (p: Parameters<typeof printPlanText>[0]) => physical[args.format]!(lowerPlan(p)) : undefined) : printers[args.format];
   if (!printer) {
     ctx.io.stderr(`pipec plan: unknown format '${args.format}' (text, json, dot)\n`);
     return 2;

@@ -14,7 +14,9 @@ import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } 
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
-import { temporalJoinFunctions, temporalJoinInstance, versionClocks, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
+import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
+import { lowerPlan } from '../../../src/plan/physical/lower.ts';
+import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
 
 export interface Unsupported {
   what: string;
@@ -82,10 +84,14 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   const opById = new Map(plan.operators.map((o) => [o.id, o]));
   const srcById = new Map(plan.sources.map((s) => [s.id, s]));
 
-  // Only operators that feed a sink (directly, through others, or as late rows) are built.
-  const ops = liveOperators(plan);
-  const usedSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
-  const sources = plan.sources.filter((s) => usedSources.has(s.id));
+  // Every physical decision (liveness, changelog normalize, version clocks, '-U' emission, row
+  // layouts, panes, connector configs) comes from the lowering: this generator only spells it.
+  const phys = lowerPlan(plan);
+  const physSrc = new Map(phys.sources.map((s) => [s.id, s]));
+  const physOp = new Map(phys.operators.map((o) => [o.id, o]));
+  const physSink = new Map(phys.sinks.map((s) => [s.id, s]));
+  const ops = plan.operators.filter((o) => physOp.get(o.id)!.live);
+  const sources = plan.sources.filter((s) => physSrc.get(s.id)!.live);
 
   const modules = new Map<string, RuntimeModuleRef>();
   const need = (m: RuntimeModuleRef | undefined): boolean => (m ? (modules.set(m.module, m), true) : false);
@@ -95,36 +101,16 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   }
   for (const s of plan.sinks) if (!need(sinkModule(s.connector))) unsupported.push({ what: `sink connector '${s.connector}'`, name: s.name, span: s.span });
   for (const s of plan.sinks) if (icebergSinkUnsupported(s)) unsupported.push({ what: icebergSinkUnsupported(s)!, name: s.name, span: s.span });
+  unsupported.push(...phys.unsupported);
 
-  // Changelog plumbing (only where the plan has changelogs; append pipelines are unchanged).
-  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
-  // A changelog source's old rows may be key-only (PostgreSQL without REPLICA IDENTITY FULL):
-  // whatever computes on its rows gets them through a changelog normalize (last row per key).
-  // Which sources do is the plan's decision (its state is fingerprinted there).
-  const normalized = normalizedSources(plan, ops);
-  for (const s of sourcesNeedingNormalize(plan, ops))
-    if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
-  // Changelog sources joined as versioned tables without WATERMARK: commit time as version time.
-  const clocks = versionClocks(ops, opById, srcById, (what, o) => unsupported.push({ what, name: o.id, span: o.span }));
-  // GROUP BY emits '-U' before '+U' when its input retracts or a consumer must retract.
-  const sinksOf = (id: string): IrSink[] => plan.sinks.filter((s) => s.input === id);
-  const needsUpdateBefore = (id: string): boolean =>
-    sinksOf(id).some((s) => s.changelog === 'retract') ||
-    consumersOf(id).some((c) => (c.op === 'project' ? c.changelog === 'retract' || needsUpdateBefore(c.id) : true));
+  const normalized = new Set(phys.sources.filter((s) => s.normalize !== null).map((s) => s.id));
+  const clocks = new Map(phys.sources.flatMap((s): [string, VersionClock][] => (s.versionClock ? [[s.id, s.versionClock]] : [])));
 
-  // Row layout of each source: its used columns, plus the watermark column when pruned away.
+  // Row layout of each source, as the lowering lists it (the version clock's column last).
   const srcCols = new Map<string, IrColumn[]>();
   for (const s of sources) {
-    const cols = s.usedColumns.map((n) => s.columns[findCol(s.columns, n)]!).filter(Boolean);
-    if (s.watermark && findCol(cols, s.watermark.column) < 0) {
-      const wc = s.columns[findCol(s.columns, s.watermark.column)];
-      if (wc) cols.push(wc);
-    }
-    // The changelog normalize keys rows by the primary key, used or not.
-    if (normalized.has(s.id)) for (const k of s.primaryKey!) if (findCol(cols, k) < 0) cols.push(s.columns[findCol(s.columns, k)]!);
-    // A versioned source without WATERMARK: its rows end with the change's commit time.
     const clock = clocks.get(s.id);
-    if (clock) cols.push(versionColumn(clock));
+    const cols = physSrc.get(s.id)!.rowColumns.map((n) => (clock && n === VERSION_COLUMN ? versionColumn(clock) : s.columns[findCol(s.columns, n)]!));
     srcCols.set(s.id, cols);
   }
   /** Output row layout of an operator. */
@@ -320,6 +306,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
     out.push('    {');
     out.push(`      id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, format: ${s.format ? q(s.format) : 'null'},`);
     out.push(`      options: ${optionsCode(s.options, '      ')},`);
+    out.push(`      config: ${configCode(physSrc.get(s.id)!.config)},`);
     out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? clock?.idleTimeoutMs ?? 'null'},`);
@@ -331,15 +318,34 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
-  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => opById.get(o.inputs[0]!)?.changelog !== 'append' || needsUpdateBefore(o.id), srcById }).map((l) => '    ' + l));
+  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => physOp.get(o.id)!.updateBefore, srcById, paneOf: (o) => physOp.get(o.id)!.paneMs ?? 0 }).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
   const sorted = [...modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
   return { body: out.join('\n'), unsupported, modules: sorted };
+}
+
+/**
+ * A resolved connector config as an object literal: `${VAR}` templates become `rt.subst` calls
+ * (substituted at start, never written into the file), everything else is a JSON literal.
+ */
+function configCode(c: SourceConfig | SinkConfig): string {
+  const fields = Object.keys(c).map((k) => {
+    const v = (c as unknown as Record<string, unknown>)[k];
+    const code = c.templated.includes(k) && typeof v === 'string' ? `rt.subst(${q(v)}, env)` : literalCode(v);
+    return `${q(k)}: ${code}`;
+  });
+  return `{ ${fields.join(', ')} }`;
+}
+
+function literalCode(v: unknown): string {
+  if (typeof v === 'string') return q(v);
+  if (Array.isArray(v)) return `[${v.map(literalCode).join(', ')}]`;
+  return JSON.stringify(v);
 }
 
 function sinkOptionsCode(s: IrSink): string {
@@ -357,6 +363,8 @@ interface ChangelogPlan {
   /** A GROUP BY emits '-U' before '+U' (its input retracts, or a consumer must retract). */
   updateBefore: (op: IrOperator) => boolean;
   srcById: Map<string, IrSource>;
+  /** The lowering's pane size of a window operator. */
+  paneOf: (op: IrOperator) => number;
 }
 
 function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], ident: Ident, cl: ChangelogPlan): string[] {
@@ -427,7 +435,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
               : w.kind === 'hop'
                 ? `{ kind: 'hop', slideMs: ${w.slideMs}, sizeMs: ${w.sizeMs} }`
                 : `{ kind: 'cumulate', stepMs: ${w.stepMs}, sizeMs: ${w.sizeMs} }`;
-          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${paneMs(o.paneMs, w)} });`);
+          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${cl.paneOf(o)} });`);
         }
         L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
         graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
@@ -487,27 +495,6 @@ function remap(from: IrColumn[], to: IrColumn[], v: string): string {
   if (from.length === to.length && from.every((c, i) => c.name === to[i]!.name)) return v;
   const idx = to.map((c) => findCol(from, c.name));
   return `[${idx.map((i) => (i < 0 ? 'null' : `${v}[${i}]`)).join(', ')}]`;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-
-function paneMs(fromPlan: number | null, w: Exclude<IrOperator & { op: 'window_agg' }, never>['window']): number {
-  if (fromPlan !== null && fromPlan > 0) return fromPlan;
-  switch (w.kind) {
-    case 'tumble':
-      return w.sizeMs;
-    case 'hop':
-      return gcd(w.slideMs, w.sizeMs);
-    case 'cumulate':
-      return w.stepMs;
-    case 'session':
-      return 0;
-    default:
-      return assertNever(w);
-  }
 }
 
 export type { SqlType };

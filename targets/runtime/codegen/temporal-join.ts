@@ -9,53 +9,19 @@
 // snapshot rows have none: valid since ever), with a source watermark over it (no delay,
 // idle after the source's `idle_timeout`, default 5 s): Flink's recipe for CDC versioned
 // tables (op_ts as rowtime plus an idle timeout), made the default.
-import type { IrColumn, IrExpr, IrOperator, IrSource, TemporalJoinOp } from '../../../src/plan/ir.ts';
-import { parseDurationMs } from '../lib/io/datagen-source.ts';
+import type { IrColumn, IrExpr, TemporalJoinOp } from '../../../src/plan/ir.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';
 import { jsComment, jsString } from './js-text.ts';
 
-/** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
-export const VERSION_COLUMN = '$version_ts';
-
-/** When a versioned source without WATERMARK counts as caught up after its last change. */
-export const DEFAULT_VERSION_IDLE_MS = 5000;
+// Which sources get a version clock is decided by the lowering (src/plan/physical/lower.ts).
+export { VERSION_COLUMN } from '../../../src/plan/physical/lower.ts';
+import { VERSION_COLUMN } from '../../../src/plan/physical/lower.ts';
 
 /** Sentinel version time of a change without commit time (snapshot rows): before any event. */
 export const SINCE_EVER = Number.MIN_SAFE_INTEGER;
 
-export interface VersionClock {
-  /** Connector metadata key holding the change's commit time (epoch ms). */
-  meta: string;
-  idleTimeoutMs: number;
-}
-
-
-/**
- * The sources that get a commit-time version column, and the temporal joins the runtime
- * cannot run (a right side without event time that is not a changelog source read directly).
- */
-export function versionClocks(
-  ops: IrOperator[],
-  opById: Map<string, IrOperator>,
-  srcById: Map<string, IrSource>,
-  unsupported: (what: string, op: IrOperator) => void,
-): Map<string, VersionClock> {
-  const clocks = new Map<string, VersionClock>();
-  for (const o of ops) {
-    if (o.op !== 'temporal_join') continue;
-    const r = opById.get(o.inputs[1]!)!;
-    if (r.timeColumn !== null) continue;
-    const s = r.op === 'scan' ? srcById.get(r.source) : undefined;
-    const meta = s?.changelog !== 'changelog' ? null : s.connector === 'postgres-cdc' ? 'commit_ts' : s.connector === 'kafka' ? 'timestamp' : null;
-    if (!s || meta === null) {
-      unsupported('a temporal join against a view without event time (declare a WATERMARK on the changelog source, or join the source itself: its commit time is then the version time)', o);
-      continue;
-    }
-    const idle = s.options['idle_timeout'] ? parseDurationMs(s.options['idle_timeout'].value) : null;
-    clocks.set(s.id, { meta, idleTimeoutMs: idle !== null && idle > 0 ? idle : DEFAULT_VERSION_IDLE_MS });
-  }
-  return clocks;
-}
+export type { VersionClock } from '../../../src/plan/physical/types.ts';
+import type { VersionClock } from '../../../src/plan/physical/types.ts';
 
 /** The added column of a versioned source's rows. */
 export function versionColumn(clock: VersionClock): IrColumn {

@@ -175,7 +175,8 @@ test('LANGUAGE.md example: sinks', async () => {
   const alerts = sink('alerts');
   assert.equal(alerts.input, 'alerts/project');
   assert.deepEqual(op(plan, 'alerts/filter').inputs, ['revenue_1m/project']);
-  assert.deepEqual(alerts.kafka, { topic: 'revenue-alerts', format: 'json', key: ['customer_id'], acks: 'all', idempotent: true, delivery: 'exactly-once' });
+  // No `delivery` option: at-least-once, what the runtime runs (docs/language-decisions.md "Defaults").
+  assert.deepEqual(alerts.kafka, { topic: 'revenue-alerts', format: 'json', key: ['customer_id'], acks: 'all', idempotent: true, delivery: 'at-least-once' });
   assert.deepEqual(alerts.schema.map((x) => x.name), ['customer_id', 'window_start', 'window_end', 'revenue', 'orders']);
 });
 

@@ -25,7 +25,7 @@ import { DEDUP_SETTINGS, tableDedup, type TableDedup } from './dedup-check.ts';
 import { rowEncoder } from './encode.ts';
 import { crashPoint, eosProgress, eosToken, memberParts, newRunId, type CrashPoint, type ClickHouseIntervalProgress } from './exactly-once.ts';
 import { IntervalStore } from './interval-store.ts';
-import { ClickHouseSinkError, redactUrl, sinkOptions, type ClickHouseSinkOptions } from './options.ts';
+import { ClickHouseSinkError, redactUrl, sinkOptions, sinkOptionsOf, type ClickHouseSinkOptions } from './options.ts';
 import { HttpTransport, type ChTransport } from './transport.ts';
 
 /** What a checkpoint records (at-least-once): batches sent so far (restores the token sequence). */
@@ -142,7 +142,7 @@ export class ClickHouseSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: ClickHouseSinkConfig,
   ) {
-    this.opts = sinkOptions(def.name, def.options, cfg.env);
+    this.opts = def.config?.connector === 'clickhouse' ? sinkOptionsOf(def.name, def.config, cfg.env) : sinkOptions(def.name, def.options, cfg.env);
     this.transport = cfg.transport ?? new HttpTransport(this.opts);
     this.where = `clickhouse sink '${def.name}' (${redactUrl(this.opts.url)}, table ${this.opts.database}.${this.opts.table})`;
     const dir = cfg.checkpointDir ?? null;

@@ -1,5 +1,8 @@
-// `clickhouse` sink options (LANGUAGE.md) read once from the `WITH (...)` map, and the URL with
-// its password redacted for messages.
+// `clickhouse` sink options as the runtime sink needs them, made from the resolved config the
+// compiler decided (src/connectors/clickhouse/config.ts), and the URL with its password
+// redacted for messages.
+import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
+import { resolveClickHouseSink, type ClickHouseSinkConfig } from '../../../../src/connectors/clickhouse/config.ts';
 
 export type DedupMode = 'auto' | 'token' | 'off';
 
@@ -45,44 +48,42 @@ export function redactUrl(url: string): string {
   }
 }
 
-function duration(text: string, what: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|m|h)?\s*$/i.exec(text);
-  if (!m) throw new ClickHouseSinkError(`${what} '${text}' is not a duration like '1 s'`);
-  const unit = (m[2] ?? 's').toLowerCase();
-  return Math.round(Number(m[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600_000 : 60_000));
-}
-
-function positiveInt(text: string, what: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new ClickHouseSinkError(`${what} must be a positive integer, not '${text}'`);
-  return n;
-}
-
-export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): ClickHouseSinkOptions {
-  const url = o.url ?? env.PIPEC_CLICKHOUSE_URL;
+/**
+ * The runtime's options of a sink, from the resolved config the compiler decided (`def.config`,
+ * src/connectors/clickhouse/config.ts). Only run-time facts are added: the URL and credentials
+ * from the environment when the spec gives none.
+ */
+export function sinkOptionsOf(name: string, cfg: ClickHouseSinkConfig, env: Record<string, string | undefined>): ClickHouseSinkOptions {
+  const url = cfg.url ?? env.PIPEC_CLICKHOUSE_URL;
   if (!url) throw new ClickHouseSinkError(`sink '${name}': the clickhouse connector needs 'url' (or PIPEC_CLICKHOUSE_URL)`);
-  const full = o.table ?? name;
-  const parts = full.split('.');
+  // A `${VAR}` table name is split once substituted (database is then empty).
+  const parts = cfg.database === '' ? cfg.table.split('.') : [cfg.database, cfg.table];
+  const full = parts.join('.');
   if (parts.length > 2 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) throw new ClickHouseSinkError(`sink '${name}': table '${full}' is not a plain [database.]table`);
-  const dedup = (o.dedup ?? 'auto') as DedupMode;
-  if (dedup !== 'auto' && dedup !== 'token' && dedup !== 'off') throw new ClickHouseSinkError(`sink '${name}': dedup must be auto, token or off, not '${dedup}'`);
-  const delivery = (o.delivery ?? 'at-least-once') as ClickHouseDelivery;
-  if (delivery !== 'at-least-once' && delivery !== 'exactly-once') throw new ClickHouseSinkError(`sink '${name}': delivery must be at-least-once or exactly-once, not '${delivery}'`);
-  if (delivery === 'exactly-once' && dedup === 'off') {
-    throw new ClickHouseSinkError(`sink '${name}': delivery = 'exactly-once' needs the deduplication token that dedup = 'off' turns off (use dedup = 'auto' or 'token')`);
-  }
   return {
     url,
-    username: o.user ?? env.PIPEC_CLICKHOUSE_USER ?? 'default',
-    password: o.password ?? env.PIPEC_CLICKHOUSE_PASSWORD ?? '',
+    username: cfg.user ?? env.PIPEC_CLICKHOUSE_USER ?? 'default',
+    password: cfg.password ?? env.PIPEC_CLICKHOUSE_PASSWORD ?? '',
     database: parts.length === 2 ? parts[0]! : 'default',
     table: parts[parts.length - 1]!,
-    batchSize: positiveInt(o.batch_size ?? '10000', `sink '${name}': batch_size`),
-    flushIntervalMs: duration(o.flush_interval ?? '1 s', `sink '${name}': flush_interval`),
-    maxAttempts: positiveInt(o.max_attempts ?? '6', `sink '${name}': max_attempts`),
-    backoffMs: duration(o.retry_backoff ?? '200 ms', `sink '${name}': retry_backoff`),
-    maxBackoffMs: duration(o.max_retry_backoff ?? '10 s', `sink '${name}': max_retry_backoff`),
-    dedup,
-    delivery,
+    batchSize: cfg.batchSize,
+    flushIntervalMs: cfg.flushIntervalMs,
+    maxAttempts: cfg.maxAttempts,
+    backoffMs: cfg.retryBackoffMs,
+    maxBackoffMs: cfg.maxRetryBackoffMs,
+    dedup: cfg.dedup,
+    delivery: cfg.delivery,
   };
+}
+
+/** A hand-made def (tests): its options through the same resolver as the compiler's. */
+export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): ClickHouseSinkOptions {
+  let cfg: ClickHouseSinkConfig;
+  try {
+    cfg = resolveClickHouseSink(name, rawOptions(o));
+  } catch (e) {
+    if (e instanceof ConnectorConfigError) throw new ClickHouseSinkError(e.message);
+    throw e;
+  }
+  return sinkOptionsOf(name, cfg, env);
 }

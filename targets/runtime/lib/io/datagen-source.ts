@@ -9,11 +9,24 @@
 // 1 when unthrottled).
 import { readDecimal, readTimestamp, type Int64 } from '../values.ts';
 import type { ColumnDef, RunningSource, SourceDef, SourceSink } from './source-types.ts';
+import { datagenSourceConfig } from './resolved-configs.ts';
+import { ConnectorConfigError } from '../../../../src/connectors/option-reader.ts';
+import type { DatagenSourceConfig } from '../../../../src/connectors/datagen/config.ts';
 
 type Gen = (i: number) => unknown;
 
 /** A datagen option that cannot be used; the runner reports it and does not start. */
 export class DatagenOptionError extends Error {}
+
+/** The compiler's resolved settings, or a hand-made def's through the same resolver (its errors as DatagenOptionError). */
+function resolvedConfig(def: SourceDef): DatagenSourceConfig {
+  try {
+    return datagenSourceConfig(def);
+  } catch (e) {
+    if (e instanceof ConnectorConfigError) throw new DatagenOptionError(e.message);
+    throw e;
+  }
+}
 
 const DURATION_RE = /^\s*(-?\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?\s*$/i;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000 };
@@ -62,11 +75,13 @@ export class DatagenSource implements RunningSource {
     private readonly out: SourceSink,
   ) {
     const o = def.options;
-    this.total = num(def.name, 'total_rows', o.total_rows, Number.POSITIVE_INFINITY);
+    // Source-wide settings as the compiler resolved them; per-column generators read `fields.*`.
+    const cfg = resolvedConfig(def);
+    this.total = cfg.totalRows ?? Number.POSITIVE_INFINITY;
     this.bounded = Number.isFinite(this.total);
-    this.rps = num(def.name, 'rows_per_second', o.rows_per_second, 0);
-    const seed = num(def.name, 'seed', o.seed, 0) >>> 0;
-    const nParts = Math.max(1, num(def.name, 'partitions', o.partitions, 1));
+    this.rps = cfg.rowsPerSecond;
+    const seed = cfg.seed >>> 0;
+    const nParts = Math.max(1, cfg.partitions);
     for (let i = 0; i < nParts; i++) this.parts.push(this.out.partitionAdded(`${def.name}-${i}`));
     this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, o, this.rps, def.name));
   }

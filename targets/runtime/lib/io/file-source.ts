@@ -1,6 +1,8 @@
 // The `file` source: a glob of NDJSON, CSV or Parquet files; each matched file is one
 // partition (own watermark). Bounded unless `follow`, which tails new lines and new files.
 // Positions: byte offset + line (NDJSON), records read (CSV, Parquet).
+import { fileSourceConfig } from './resolved-configs.ts';
+import type { FileSourceConfig } from '../../../../src/connectors/file/config.ts';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
@@ -46,6 +48,8 @@ interface PartReader {
 
 export class FileSource implements RunningSource {
   readonly bounded: boolean;
+  /** The resolved path, format, follow and allow_empty (resolved-configs.ts). */
+  readonly config: FileSourceConfig;
   private readers: PartReader[] = [];
   private readonly seen = new Set<string>();
   private resume = new Map<string, { offset: number; line: number }>();
@@ -58,7 +62,8 @@ export class FileSource implements RunningSource {
     private readonly baseDir: string,
     private readonly out: SourceSink,
   ) {
-    this.bounded = def.options.follow !== 'true';
+    this.config = fileSourceConfig(def);
+    this.bounded = !this.config.follow;
   }
 
   get finished(): boolean {
@@ -66,13 +71,13 @@ export class FileSource implements RunningSource {
   }
 
   private async discover(): Promise<void> {
-    const pattern = this.def.options.path ?? '';
+    const pattern = this.config.path;
     const abs = path.isAbsolute(pattern) ? pattern : path.join(this.baseDir, pattern);
     const files = (await glob(abs.split(path.sep).join('/'), { absolute: true, onlyFiles: true })).sort();
     if (files.length === 0 && !this.started) {
       // A bounded source with no input is an error, never a silent empty run (docs/language-
       // decisions.md): `allow_empty = 'true'` opts in; `follow` waits for files to appear.
-      if (this.bounded && this.def.options.allow_empty !== 'true') throw new FileSourceError(noMatchMessage(this.def.name, pattern, abs));
+      if (this.bounded && !this.config.allowEmpty) throw new FileSourceError(noMatchMessage(this.def.name, pattern, abs));
       this.out.warn(`no file matches '${pattern}'${this.bounded ? '; the source is empty (allow_empty)' : '; waiting for files to appear'}`);
     }
     for (const f of files) {
@@ -91,7 +96,7 @@ export class FileSource implements RunningSource {
   }
 
   private makeReader(file: string, rel: string, p: number): PartReader {
-    switch (this.def.format ?? 'ndjson') {
+    switch (this.config.format) {
       case 'csv':
         return new CsvReader(file, rel, p, this.def, this.out, this.err);
       case 'parquet':

@@ -14,13 +14,21 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { opColumnName, rowKind, type Row } from '../ops/types.ts';
 import type { ColumnDef } from './source-types.ts';
 import { formatDecimal } from '../values.ts';
+import { fileSinkConfig, stdoutSinkConfig } from './resolved-configs.ts';
 import type { IcebergSinkSpec } from '../iceberg/spec.ts';
+import type { SinkConfig } from '../../../../src/connectors/config-types.ts';
 
 export interface SinkDef {
   id: string;
   name: string;
   connector: string;
   options: Record<string, string>;
+  /**
+   * The resolved configuration the compiler decided (the physical plan's, `${VAR}` already
+   * substituted): connectors read it instead of applying defaults of their own. Absent only in
+   * hand-made defs (tests), which the connector resolves with the same resolver.
+   */
+  config?: SinkConfig;
   columns: ColumnDef[];
   /** One JSON object per row (LANGUAGE.md value formats), without the newline. */
   json: (row: Row) => string;
@@ -265,7 +273,7 @@ export class FileNdjsonSink implements RunningSink {
     readonly def: SinkDef,
     baseDir: string,
   ) {
-    this.f = new TruncatingFile(path.resolve(baseDir, def.options.path ?? `${def.name}.ndjson`));
+    this.f = new TruncatingFile(path.resolve(baseDir, fileSinkConfig(def).path));
   }
 
   open(progress: unknown): void {
@@ -307,7 +315,7 @@ export class ParquetSink implements RunningSink {
     readonly def: SinkDef,
     baseDir: string,
   ) {
-    this.dir = path.resolve(baseDir, def.options.path ?? def.name);
+    this.dir = path.resolve(baseDir, fileSinkConfig(def).path);
   }
 
   open(progress: unknown): void {
@@ -435,7 +443,7 @@ export class StdoutSink implements RunningSink {
     readonly def: SinkDef,
     private readonly write_: (text: string) => void,
   ) {
-    this.table = (def.options.format ?? 'table') === 'table';
+    this.table = stdoutSinkConfig(def).format === 'table';
   }
 
   open(_progress: unknown): void {

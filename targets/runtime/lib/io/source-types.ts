@@ -1,5 +1,6 @@
 // What generated code declares about a source and what a running source reports back.
 import type { Row } from '../ops/types.ts';
+import type { SourceConfig } from '../../../../src/connectors/config-types.ts';
 
 /** One declared column as the runtime sees it (only the columns the plan uses). */
 export interface ColumnDef {
@@ -38,6 +39,8 @@ export interface SourceDef {
   format: string | null;
   /** Option values after `${VAR}` substitution. */
   options: Record<string, string>;
+  /** The resolved configuration the compiler decided (see SinkDef.config); absent in hand-made defs. */
+  config?: SourceConfig;
   columns: ColumnDef[];
   /**
    * The compiled schema's text for Avro/Protobuf sources (`IrSource.schemaText`): the writer

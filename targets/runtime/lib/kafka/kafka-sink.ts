@@ -27,7 +27,7 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Row } from '../ops/types.ts';
 import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
 import { UpdatePairing } from '../io/update-pairing.ts';
-import { KafkaOptionError, sinkOptions, type KafkaSinkOptions } from './options.ts';
+import { KafkaOptionError, sinkOptions, sinkOptionsOf, type KafkaSinkOptions } from './options.ts';
 import { IntervalFiles, type KeyValue } from './sink-intervals.ts';
 
 /** What a transaction commits besides the rows: the consumed offsets of a consumer group. */
@@ -110,7 +110,8 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
-    this.opts = sinkOptions(def.name, def.options, cfg.env, cfg.pipeline, cfg.member);
+    // The compiler's resolved config when the def has one (generated pipelines always do).
+    this.opts = def.config?.connector === 'kafka' ? sinkOptionsOf(def.name, def.config, cfg.env, cfg.member) : sinkOptions(def.name, def.options, cfg.env, cfg.pipeline, cfg.member);
     this.keyIdx = this.keyIndexes(this.opts.keyColumns);
     this.kafka = new Kafka({
       clientId: `pipec-${def.name}`,

@@ -8,7 +8,7 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { setRowKind, type RowKind } from '../ops/types.ts';
 import type { FormatFactory } from '../connectors.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
-import { sourceOptions, type KafkaSourceOptions } from './options.ts';
+import { sourceOptions, sourceOptionsOf, type KafkaSourceOptions } from './options.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { noticeWhileWaiting } from '../io/waiting.ts';
 
@@ -137,7 +137,7 @@ export class KafkaSource implements RunningSource {
     private readonly out: SourceSink,
     cfg: KafkaSourceConfig,
   ) {
-    this.opts = sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
+    this.opts = def.config?.connector === 'kafka' ? sourceOptionsOf(def.name, def.config, cfg.env) : sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
     this.hooks = cfg.hooks ?? {};
     this.defer = cfg.deferNewPartitions ?? false;
     this.wantMeta = def.columns.some((c) => c.meta !== undefined);

@@ -1,5 +1,7 @@
-// Kafka connector options of a source or sink (LANGUAGE.md `kafka`), read once from the
-// `WITH (...)` map after `${VAR}` substitution, with the documented defaults.
+// Kafka connector options of a source or sink as the runtime client needs them, made from the
+// resolved config the compiler decided (src/connectors/kafka/config.ts): no defaults here.
+import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
+import { resolveKafkaSink, resolveKafkaSource, type KafkaSinkConfig, type KafkaSourceConfig } from '../../../../src/connectors/kafka/config.ts';
 
 export type Startup = 'earliest' | 'latest' | 'committed';
 export type Delivery = 'at-least-once' | 'exactly-once';
@@ -34,8 +36,9 @@ export interface KafkaSinkOptions {
 /** Thrown for option values the checker should have rejected; the runner reports it. */
 export class KafkaOptionError extends Error {}
 
-export function brokersOf(o: Record<string, string>, env: Record<string, string | undefined>): string[] {
-  const raw = o.brokers ?? env.PIPEC_KAFKA_BROKERS ?? '';
+/** `brokers` as resolved (null: not given, so `PIPEC_KAFKA_BROKERS`). */
+export function brokersOf(brokers: string | null, env: Record<string, string | undefined>): string[] {
+  const raw = brokers ?? env.PIPEC_KAFKA_BROKERS ?? '';
   const list = raw
     .split(',')
     .map((s) => s.trim())
@@ -45,23 +48,25 @@ export function brokersOf(o: Record<string, string>, env: Record<string, string 
 }
 
 /**
- * `pipeline` names the group and transactional id defaults: two pipelines with a source of
- * the same name must not share a consumer group (they would split the partitions).
+ * The runtime's options of a source: from the resolved config the compiler decided (`def.config`,
+ * src/connectors/kafka/config.ts), or — for a hand-made def — from its options through the same
+ * resolver. Only run-time facts are added here: the broker list from the environment.
  */
+export function sourceOptionsOf(name: string, cfg: KafkaSourceConfig, env: Record<string, string | undefined>): KafkaSourceOptions {
+  if (!cfg.topic) throw new KafkaOptionError(`source '${name}': the kafka connector needs 'topic'`);
+  return {
+    brokers: brokersOf(cfg.brokers, env),
+    topic: cfg.topic,
+    groupId: cfg.groupId,
+    startup: cfg.startup,
+    maxBytesPerPartition: cfg.maxBytesPerPartition,
+  };
+}
+
+/** `pipeline` names the group default: two pipelines with a source of the same name must not share a consumer group. */
 export function sourceOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string): KafkaSourceOptions {
   if (!o.topic) throw new KafkaOptionError(`source '${name}': the kafka connector needs 'topic'`);
-  const startup = (o.startup ?? 'committed') as Startup;
-  if (startup !== 'earliest' && startup !== 'latest' && startup !== 'committed') {
-    throw new KafkaOptionError(`source '${name}': startup must be earliest, latest or committed, not '${startup}'`);
-  }
-  return {
-    brokers: brokersOf(o, env),
-    topic: o.topic,
-    // A stable default: a restarted pipeline finds its own committed offsets.
-    groupId: o.group_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`,
-    startup,
-    maxBytesPerPartition: o['fetch.max_bytes'] !== undefined ? Number(o['fetch.max_bytes']) : 1 << 20,
-  };
+  return sourceOptionsOf(name, resolved(() => resolveKafkaSource(name, rawOptions(o), pipeline)), env);
 }
 
 /**
@@ -69,35 +74,32 @@ export function sourceOptions(name: string, o: Record<string, string>, env: Reco
  * the chosen one too: two members with one transactional id would fence each other, and would
  * share one interval marker. Null/absent keeps today's names, so existing markers stay valid.
  */
-export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string, member?: string | null): KafkaSinkOptions {
-  if (!o.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
-  const delivery = (o.delivery ?? 'at-least-once') as Delivery;
-  if (delivery !== 'at-least-once' && delivery !== 'exactly-once') {
-    throw new KafkaOptionError(`sink '${name}': delivery must be at-least-once or exactly-once, not '${delivery}'`);
-  }
-  const acksText = o.acks ?? 'all';
-  let acks = acksText === 'all' ? -1 : Number(acksText);
-  if (!Number.isInteger(acks) || acks < -1) throw new KafkaOptionError(`sink '${name}': acks must be all, 0 or 1, not '${acksText}'`);
-  const idemText = o.idempotence ?? o['enable.idempotence'] ?? 'true';
-  let idempotent = idemText !== 'false' && acks === -1;
-  // Transactions require an idempotent producer writing with acks=all.
-  if (delivery === 'exactly-once') {
-    acks = -1;
-    idempotent = true;
-  }
-  const base = o.transactional_id ?? `pipec-${pipeline !== undefined ? pipeline + '-' : ''}${name}`;
-  const transactionalId = member !== undefined && member !== null ? `${base}-${member}` : base;
+export function sinkOptionsOf(name: string, cfg: KafkaSinkConfig, env: Record<string, string | undefined>, member?: string | null): KafkaSinkOptions {
+  if (!cfg.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
+  const transactionalId = member !== undefined && member !== null ? `${cfg.transactionalId}-${member}` : cfg.transactionalId;
   return {
-    brokers: brokersOf(o, env),
-    topic: o.topic,
-    keyColumns: (o.key ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-    delivery,
-    acks,
-    idempotent,
+    brokers: brokersOf(cfg.brokers, env),
+    topic: cfg.topic,
+    keyColumns: [...cfg.keyColumns],
+    delivery: cfg.delivery,
+    acks: cfg.acks === 'all' ? -1 : Number(cfg.acks),
+    idempotent: cfg.idempotent,
     transactionalId,
     commitGroup: `${transactionalId}-commits`,
   };
+}
+
+export function sinkOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>, pipeline?: string, member?: string | null): KafkaSinkOptions {
+  if (!o.topic) throw new KafkaOptionError(`sink '${name}': the kafka connector needs 'topic'`);
+  return sinkOptionsOf(name, resolved(() => resolveKafkaSink(name, rawOptions(o), pipeline)), env, member);
+}
+
+/** A resolver's complaint about a hand-made def, as this connector's error (the runner reports it). */
+function resolved<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ConnectorConfigError) throw new KafkaOptionError(e.message);
+    throw e;
+  }
 }

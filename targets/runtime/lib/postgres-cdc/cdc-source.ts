@@ -7,7 +7,7 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { META } from '../io/source-types.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { setRowKind, truncateRow, type Row, type RowKind } from '../ops/types.ts';
-import { cdcOptions, CdcError, type CdcOptions } from './options.ts';
+import { cdcOptions, cdcOptionsOf, CdcError, type CdcOptions } from './options.ts';
 import { decodeArray, decoderFor, decodeTuple, toRow, type PgColumn, type PgDecoder } from './pg-values.ts';
 import { checkServer, clientConfig, connect, createSlot, describe, dropSlot, ensurePublication, quoteIdent, slotInUse, slotLagBytes, slotState, type TableInfo } from './setup.ts';
 import { bigToLsn, lsnToBig } from './lsn.ts';
@@ -96,7 +96,7 @@ export class PostgresCdcSource implements RunningSource {
     private readonly out: SourceSink,
     cfg: CdcSourceConfig,
   ) {
-    this.opts = cdcOptions(def.name, def.options, cfg.env);
+    this.opts = def.config?.connector === 'postgres-cdc' ? cdcOptionsOf(def.name, def.config, cfg.env) : cdcOptions(def.name, def.options, cfg.env);
     this.maxQueued = cfg.maxQueued ?? 50_000;
   }
 

@@ -1,5 +1,8 @@
-// `postgres-cdc` connector options (LANGUAGE.md) read once from the `WITH (...)` map, and the
-// error type whose messages name the DSN with its password redacted.
+// `postgres-cdc` connector options as the runtime source needs them, made from the resolved
+// config the compiler decided (src/connectors/postgres-cdc/config.ts), and the error type whose
+// messages name the DSN with its password redacted.
+import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
+import { defaultCdcName, resolvePostgresCdcSource, type PostgresCdcSourceConfig } from '../../../../src/connectors/postgres-cdc/config.ts';
 
 export type SnapshotMode = 'initial' | 'never';
 
@@ -37,53 +40,47 @@ export function redactDsn(dsn: string): string {
 
 const IDENT = /^[a-z_][a-z0-9_$]*$/i;
 
-function parseDuration(text: string): number | null {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|min|minutes?|m|h)?\s*$/i.exec(text);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? 's').toLowerCase();
-  const f = unit === 'ms' ? 1 : unit.startsWith('s') ? 1000 : unit === 'h' ? 3600_000 : 60_000;
-  return Math.round(n * f);
-}
-
 /** Slot and publication names are identifiers: the source name made safe, with a fixed prefix. */
-export function defaultName(sourceName: string, suffix: string): string {
-  return `pipec_${sourceName.toLowerCase().replace(/[^a-z0-9_]/g, '_')}${suffix}`.slice(0, 63);
-}
+export const defaultName = defaultCdcName;
 
-export function cdcOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): CdcOptions {
-  const dsn = o.dsn ?? env.PIPEC_PG_URL;
+/**
+ * The runtime's options of a source, from the resolved config the compiler decided (`def.config`,
+ * src/connectors/postgres-cdc/config.ts). Only run-time facts are added: the DSN from the
+ * environment when the spec gives none, and the checks of substituted names.
+ */
+export function cdcOptionsOf(name: string, cfg: PostgresCdcSourceConfig, env: Record<string, string | undefined>): CdcOptions {
+  const dsn = cfg.dsn ?? env.PIPEC_PG_URL;
   if (!dsn) throw new CdcError(`source '${name}': the postgres-cdc connector needs 'dsn'`);
-  if (!o.table) throw new CdcError(`source '${name}': the postgres-cdc connector needs 'table' (${redactDsn(dsn)})`);
-  const parts = o.table.split('.');
+  if (!cfg.table) throw new CdcError(`source '${name}': the postgres-cdc connector needs 'table' (${redactDsn(dsn)})`);
+  const parts = cfg.table.split('.');
   if (parts.length > 2 || !parts.every((p) => IDENT.test(p))) {
-    throw new CdcError(`source '${name}': table '${o.table}' is not a plain [schema.]name`);
+    throw new CdcError(`source '${name}': table '${cfg.table}' is not a plain [schema.]name`);
   }
-  const schema = parts.length === 2 ? parts[0]!.toLowerCase() : 'public';
-  const relname = parts[parts.length - 1]!.toLowerCase();
-  const snapshot = (o.snapshot ?? 'initial') as SnapshotMode;
-  if (snapshot !== 'initial' && snapshot !== 'never') throw new CdcError(`source '${name}': snapshot must be 'initial' or 'never', not '${snapshot}'`);
-  const slot = o.slot ?? defaultName(name, '');
-  const publication = o.publication ?? defaultName(name, '_pub');
-  for (const [k, v] of [['slot', slot], ['publication', publication]] as const) {
+  for (const [k, v] of [['slot', cfg.slot], ['publication', cfg.publication]] as const) {
     if (!IDENT.test(v)) throw new CdcError(`source '${name}': ${k} '${v}' must be a plain identifier`);
-  }
-  let heartbeatMs = 0;
-  if (o.heartbeat !== undefined) {
-    const d = parseDuration(o.heartbeat);
-    if (d === null) throw new CdcError(`source '${name}': heartbeat '${o.heartbeat}' is not a duration like '10 s'`);
-    heartbeatMs = d;
   }
   return {
     dsn,
-    table: o.table,
-    schema,
-    relname,
-    slot: slot.toLowerCase(),
-    publication: publication.toLowerCase(),
-    snapshot,
-    heartbeatMs,
-    snapshotFetch: o['snapshot.fetch_size'] !== undefined ? Number(o['snapshot.fetch_size']) : 5000,
-    reconnectTimeoutMs: parseDuration(o.reconnect_timeout ?? '120 s') ?? 120_000,
+    table: cfg.table,
+    schema: parts.length === 2 ? parts[0]!.toLowerCase() : 'public',
+    relname: parts[parts.length - 1]!.toLowerCase(),
+    slot: cfg.slot.toLowerCase(),
+    publication: cfg.publication.toLowerCase(),
+    snapshot: cfg.snapshot,
+    heartbeatMs: cfg.heartbeatMs,
+    snapshotFetch: cfg.snapshotFetchSize,
+    reconnectTimeoutMs: cfg.reconnectTimeoutMs,
   };
+}
+
+/** A hand-made def (tests): its options through the same resolver as the compiler's. */
+export function cdcOptions(name: string, o: Record<string, string>, env: Record<string, string | undefined>): CdcOptions {
+  let cfg: PostgresCdcSourceConfig;
+  try {
+    cfg = resolvePostgresCdcSource(name, rawOptions(o));
+  } catch (e) {
+    if (e instanceof ConnectorConfigError) throw new CdcError(e.message);
+    throw e;
+  }
+  return cdcOptionsOf(name, cfg, env);
 }

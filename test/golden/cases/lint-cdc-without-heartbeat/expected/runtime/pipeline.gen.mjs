@@ -63,6 +63,7 @@ export function definePipeline(env) {
           "dsn": rt.subst("${PIPEC_SHOP_DSN}", env),
           "table": "public.customers",
         },
+        config: { "connector": "postgres-cdc", "dsn": rt.subst("${PIPEC_SHOP_DSN}", env), "table": "public.customers", "slot": "pipec_customers", "publication": "pipec_customers_pub", "snapshot": "initial", "heartbeatMs": 0, "snapshotFetchSize": 5000, "reconnectTimeoutMs": 120000, "templated": ["dsn"] },
         columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }],
         decode: decode_customers,
         timeIndex: -1, delayMs: 0, idleTimeoutMs: null,
@@ -71,7 +72,7 @@ export function definePipeline(env) {
     sinks: [
       { id: "out", name: "out", connector: "stdout", options: {
         "connector": "stdout",
-      }, columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }], json: json_out, cells: cells_out },
+      }, config: { "connector": "stdout", "format": "table", "templated": [] }, columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = rt.changelogSink(b.sink("out"), "retract", ["id"]);

@@ -97,6 +97,7 @@ export function definePipeline(env) {
           "key": "customer_id",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -109,7 +110,7 @@ export function definePipeline(env) {
         "connector": "iceberg",
         "partition_by": "bucket(16, customer_id)",
         "table": "a.revenue",
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_lake_out, cells: cells_lake_out, iceberg: {
+      }, config: { "connector": "iceberg", "catalog": "lake", "table": "a.revenue", "formatVersion": 2, "targetFileSizeBytes": 536870912, "commitIntervalMs": 10000, "writeMode": "copy-on-write", "compressionCodec": "snappy", "partitionBy": ["bucket[16](customer_id)"], "sortBy": [], "templated": [] }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_lake_out, cells: cells_lake_out, iceberg: {
         table: "a.revenue",
         catalog: { name: "lake", type: "filesystem", options: {
           "type": "filesystem",

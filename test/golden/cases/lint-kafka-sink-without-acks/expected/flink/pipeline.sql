@@ -37,8 +37,7 @@ CREATE TEMPORARY TABLE `out__sink` (
   'topic' = 'revenue',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
-  'sink.delivery-guarantee' = 'exactly-once',
-  'sink.transactional-id-prefix' = 'pipec-input-out'
+  'sink.delivery-guarantee' = 'at-least-once'
 );
 
 CREATE TEMPORARY VIEW `v/scan__op` AS

@@ -8,7 +8,7 @@ import { kafkaModule } from '@pipec/runtime/kafka';
 export const modules = [kafkaModule];
 
 export function definePipeline(env) {
-  const fingerprint = "f95efd158496224c";
+  const fingerprint = "364e351c199a42f7";
   const state = {
     sources: {
       "orders": "7290429e067addfe",
@@ -17,7 +17,7 @@ export function definePipeline(env) {
       "v/window": "a34a41ed9c8e116d",
     },
     sinks: {
-      "out": "5101c451a4197674",
+      "out": "70204d20b9c2dac8",
     },
   };
 
@@ -96,6 +96,7 @@ export function definePipeline(env) {
           "key": "customer_id",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -106,7 +107,7 @@ export function definePipeline(env) {
         "connector": "kafka",
         "format": "json",
         "topic": "revenue",
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_out, cells: cells_out },
+      }, config: { "connector": "kafka", "brokers": null, "topic": "revenue", "format": "json", "keyColumns": [], "delivery": "at-least-once", "acks": "all", "idempotent": true, "transactionalId": "pipec-input-out", "templated": [] }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

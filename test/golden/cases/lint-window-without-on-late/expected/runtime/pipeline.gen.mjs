@@ -97,6 +97,7 @@ export function definePipeline(env) {
           "key": "customer_id",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -105,7 +106,7 @@ export function definePipeline(env) {
     sinks: [
       { id: "out", name: "out", connector: "stdout", options: {
         "connector": "stdout",
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_out, cells: cells_out },
+      }, config: { "connector": "stdout", "format": "table", "templated": [] }, columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

@@ -117,6 +117,7 @@ export function definePipeline(env) {
           "snapshot": "initial",
           "table": "public.customers",
         },
+        config: { "connector": "postgres-cdc", "dsn": rt.subst("${PIPEC_SHOP_DSN}", env), "table": "public.customers", "slot": "pipec_customers", "publication": "pipec_customers_pub", "snapshot": "initial", "heartbeatMs": 60000, "snapshotFetchSize": 5000, "reconnectTimeoutMs": 120000, "templated": ["dsn"] },
         columns: [{ name: "id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: false }, { name: "tier", kind: "string", nullable: true }, { name: "$version_ts", kind: "timestamp", nullable: false, meta: "commit_ts" }],
         decode: decode_customers,
         timeIndex: 3, delayMs: 0, idleTimeoutMs: 5000,
@@ -130,6 +131,7 @@ export function definePipeline(env) {
           "key": "customer_id",
           "topic": "order-events",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "order-events", "groupId": "pipec-input-order_events", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_order_events,
         timeIndex: 3, delayMs: 5000, idleTimeoutMs: 30000,
@@ -141,7 +143,7 @@ export function definePipeline(env) {
         "order_by": "customer_id, order_ts",
         "table": "sales.enriched",
         "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env),
-      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }, { name: "tier", kind: "string", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
+      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "sales", "table": "enriched", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "templated": ["url"] }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "name", kind: "string", nullable: true }, { name: "tier", kind: "string", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

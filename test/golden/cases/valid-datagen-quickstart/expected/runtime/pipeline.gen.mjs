@@ -134,6 +134,7 @@ export function definePipeline(env) {
           "seed": "42",
           "total_rows": "20000",
         },
+        config: { "connector": "datagen", "rowsPerSecond": 0, "totalRows": 20000, "seed": 42, "partitions": 2, "templated": [] },
         columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "page", kind: "string", nullable: false }, { name: "duration_ms", kind: "int", nullable: true }, { name: "view_ts", kind: "timestamp", nullable: false }],
         decode: null,
         timeIndex: 3, delayMs: 2000, idleTimeoutMs: 5000,
@@ -143,12 +144,12 @@ export function definePipeline(env) {
       { id: "page_stats_console", name: "page_stats_console", connector: "stdout", options: {
         "connector": "stdout",
         "format": "table",
-      }, columns: [{ name: "page", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "views", kind: "bigint", nullable: false }, { name: "visitors", kind: "bigint", nullable: false }, { name: "avg_duration_ms", kind: "int", nullable: true }, { name: "max_duration_ms", kind: "int", nullable: true }], json: json_page_stats_console, cells: cells_page_stats_console },
+      }, config: { "connector": "stdout", "format": "table", "templated": [] }, columns: [{ name: "page", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "views", kind: "bigint", nullable: false }, { name: "visitors", kind: "bigint", nullable: false }, { name: "avg_duration_ms", kind: "int", nullable: true }, { name: "max_duration_ms", kind: "int", nullable: true }], json: json_page_stats_console, cells: cells_page_stats_console },
       { id: "page_stats_file", name: "page_stats_file", connector: "file", options: {
         "connector": "file",
         "format": "ndjson",
         "path": "out/quickstart/page_stats_1m.ndjson",
-      }, columns: [{ name: "page", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "views", kind: "bigint", nullable: false }, { name: "visitors", kind: "bigint", nullable: false }, { name: "avg_duration_ms", kind: "int", nullable: true }, { name: "max_duration_ms", kind: "int", nullable: true }], json: json_page_stats_file, cells: cells_page_stats_file },
+      }, config: { "connector": "file", "path": "out/quickstart/page_stats_1m.ndjson", "format": "ndjson", "templated": [] }, columns: [{ name: "page", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "views", kind: "bigint", nullable: false }, { name: "visitors", kind: "bigint", nullable: false }, { name: "avg_duration_ms", kind: "int", nullable: true }, { name: "max_duration_ms", kind: "int", nullable: true }], json: json_page_stats_file, cells: cells_page_stats_file },
     ],
     instantiate(b) {
       const sink_page_stats_console = b.sink("page_stats_console");

@@ -152,6 +152,7 @@ export function definePipeline(env) {
           "format": "ndjson",
           "path": "bids.ndjson",
         },
+        config: { "connector": "file", "path": "bids.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "bidtime", kind: "timestamp", nullable: false }, { name: "price", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }],
         decode: decode_bids,
         timeIndex: 0, delayMs: 1000, idleTimeoutMs: null,
@@ -162,7 +163,7 @@ export function definePipeline(env) {
         "connector": "file",
         "format": "ndjson",
         "path": "out/item_stats.ndjson",
-      }, columns: [{ name: "item", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "window_time", kind: "timestamp", nullable: false }, { name: "bids", kind: "bigint", nullable: false }, { name: "bids_with_supplier", kind: "bigint", nullable: false }, { name: "suppliers", kind: "bigint", nullable: false }, { name: "suppliers_approx", kind: "bigint", nullable: false }, { name: "total", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "low", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "high", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "mean", kind: "decimal", nullable: false, precision: 38, scale: 6 }, { name: "first_supplier", kind: "string", nullable: true }, { name: "last_supplier", kind: "string", nullable: true }, { name: "spread", kind: "decimal", nullable: false, precision: 11, scale: 2 }], json: json_out, cells: cells_out },
+      }, config: { "connector": "file", "path": "out/item_stats.ndjson", "format": "ndjson", "templated": [] }, columns: [{ name: "item", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "window_time", kind: "timestamp", nullable: false }, { name: "bids", kind: "bigint", nullable: false }, { name: "bids_with_supplier", kind: "bigint", nullable: false }, { name: "suppliers", kind: "bigint", nullable: false }, { name: "suppliers_approx", kind: "bigint", nullable: false }, { name: "total", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "low", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "high", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "mean", kind: "decimal", nullable: false, precision: 38, scale: 6 }, { name: "first_supplier", kind: "string", nullable: true }, { name: "last_supplier", kind: "string", nullable: true }, { name: "spread", kind: "decimal", nullable: false, precision: 11, scale: 2 }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

@@ -100,6 +100,7 @@ export function definePipeline(env) {
           "format": "ndjson",
           "path": "bids.ndjson",
         },
+        config: { "connector": "file", "path": "bids.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "bidtime", kind: "timestamp", nullable: false }, { name: "price", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }],
         decode: decode_bids,
         timeIndex: 0, delayMs: 1000, idleTimeoutMs: null,
@@ -109,7 +110,7 @@ export function definePipeline(env) {
       { id: "out", name: "out", connector: "stdout", options: {
         "connector": "stdout",
         "format": "ndjson",
-      }, columns: [{ name: "item_upper", kind: "string", nullable: false }, { name: "supplier", kind: "string", nullable: false }, { name: "item_supplier", kind: "string", nullable: false }, { name: "path", kind: "string", nullable: false }, { name: "supplier_prefix", kind: "string", nullable: false }, { name: "item_len", kind: "int", nullable: false }, { name: "band", kind: "string", nullable: false }, { name: "price_with_tax", kind: "double", nullable: false }, { name: "item_or_unknown", kind: "string", nullable: false }, { name: "bid_hour", kind: "timestamp", nullable: false }, { name: "bid_minute", kind: "bigint", nullable: false }, { name: "bid_plus_5m", kind: "timestamp", nullable: false }, { name: "doubled", kind: "decimal", nullable: false, precision: 22, scale: 2 }], json: json_out, cells: cells_out },
+      }, config: { "connector": "stdout", "format": "ndjson", "templated": [] }, columns: [{ name: "item_upper", kind: "string", nullable: false }, { name: "supplier", kind: "string", nullable: false }, { name: "item_supplier", kind: "string", nullable: false }, { name: "path", kind: "string", nullable: false }, { name: "supplier_prefix", kind: "string", nullable: false }, { name: "item_len", kind: "int", nullable: false }, { name: "band", kind: "string", nullable: false }, { name: "price_with_tax", kind: "double", nullable: false }, { name: "item_or_unknown", kind: "string", nullable: false }, { name: "bid_hour", kind: "timestamp", nullable: false }, { name: "bid_minute", kind: "bigint", nullable: false }, { name: "bid_plus_5m", kind: "timestamp", nullable: false }, { name: "doubled", kind: "decimal", nullable: false, precision: 22, scale: 2 }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

@@ -8,7 +8,7 @@ import { kafkaModule } from '@pipec/runtime/kafka';
 export const modules = [kafkaModule];
 
 export function definePipeline(env) {
-  const fingerprint = "ba41acd3b8d4b8fd";
+  const fingerprint = "50d7a4600f718488";
   const state = {
     sources: {
       "orders": "e665bbc8a2f7b4df",
@@ -18,7 +18,7 @@ export function definePipeline(env) {
       "shipped_orders/join": "ae31bbe672279897",
     },
     sinks: {
-      "out": "a6d3486c47555640",
+      "out": "871b2cb6919c4ef6",
     },
   };
 
@@ -109,6 +109,7 @@ export function definePipeline(env) {
           "idle_timeout": "30 s",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -121,6 +122,7 @@ export function definePipeline(env) {
           "idle_timeout": "30 s",
           "topic": "shipments",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "shipments", "groupId": "pipec-input-shipments", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "carrier", kind: "string", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }],
         decode: decode_shipments,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
@@ -133,7 +135,7 @@ export function definePipeline(env) {
         "format": "json",
         "idempotence": "true",
         "topic": "shipped-orders",
-      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "carrier", kind: "string", nullable: true }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
+      }, config: { "connector": "kafka", "brokers": null, "topic": "shipped-orders", "format": "json", "keyColumns": [], "delivery": "at-least-once", "acks": "all", "idempotent": true, "transactionalId": "pipec-input-out", "templated": [] }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "carrier", kind: "string", nullable: true }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "ship_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

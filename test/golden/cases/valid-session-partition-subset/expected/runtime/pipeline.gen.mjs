@@ -112,6 +112,7 @@ export function definePipeline(env) {
           "format": "ndjson",
           "path": "bids.ndjson",
         },
+        config: { "connector": "file", "path": "bids.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "bidtime", kind: "timestamp", nullable: false }, { name: "price", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }],
         decode: decode_bids,
         timeIndex: 0, delayMs: 1000, idleTimeoutMs: null,
@@ -121,7 +122,7 @@ export function definePipeline(env) {
       { id: "out", name: "out", connector: "stdout", options: {
         "connector": "stdout",
         "format": "ndjson",
-      }, columns: [{ name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "total_price", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "bids", kind: "bigint", nullable: false }], json: json_out, cells: cells_out },
+      }, config: { "connector": "stdout", "format": "ndjson", "templated": [] }, columns: [{ name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "total_price", kind: "decimal", nullable: false, precision: 38, scale: 2 }, { name: "bids", kind: "bigint", nullable: false }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

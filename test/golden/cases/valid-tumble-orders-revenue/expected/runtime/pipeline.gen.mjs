@@ -9,7 +9,7 @@ import { kafkaModule } from '@pipec/runtime/kafka';
 export const modules = [clickhouseModule, kafkaModule];
 
 export function definePipeline(env) {
-  const fingerprint = "e599a7561e7972d2";
+  const fingerprint = "5ce4534a7d624556";
   const state = {
     sources: {
       "orders": "dd55cf97d444fbf2",
@@ -18,7 +18,7 @@ export function definePipeline(env) {
       "revenue_1m/window": "991c094238cae758",
     },
     sinks: {
-      "orders_late": "12f5f43e9e380788",
+      "orders_late": "689f7c6a38b442d0",
       "revenue_ch": "1270d8f1a0bb2156",
     },
   };
@@ -139,6 +139,7 @@ export function definePipeline(env) {
           "startup": "earliest",
           "topic": "orders",
         },
+        config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-orders_revenue-orders", "startup": "earliest", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "kafka_offset", kind: "bigint", nullable: true, meta: "offset" }],
         decode: decode_orders,
         timeIndex: 3, delayMs: 5000, idleTimeoutMs: 30000,
@@ -151,13 +152,13 @@ export function definePipeline(env) {
         "format": "json",
         "idempotence": "true",
         "topic": "orders-late",
-      }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "kafka_offset", kind: "bigint", nullable: true, meta: "offset" }, { name: "late_by_ms", kind: "bigint", nullable: false }], json: json_orders_late, cells: cells_orders_late },
+      }, config: { "connector": "kafka", "brokers": null, "topic": "orders-late", "format": "json", "keyColumns": [], "delivery": "at-least-once", "acks": "all", "idempotent": true, "transactionalId": "pipec-orders_revenue-orders_late", "templated": [] }, columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "kafka_offset", kind: "bigint", nullable: true, meta: "offset" }, { name: "late_by_ms", kind: "bigint", nullable: false }], json: json_orders_late, cells: cells_orders_late },
       { id: "revenue_ch", name: "revenue_ch", connector: "clickhouse", options: {
         "connector": "clickhouse",
         "order_by": "customer_id, window_start",
         "table": "analytics.revenue_1m",
         "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env),
-      }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }], json: json_revenue_ch, cells: cells_revenue_ch },
+      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "analytics", "table": "revenue_1m", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "templated": ["url"] }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }], json: json_revenue_ch, cells: cells_revenue_ch },
     ],
     instantiate(b) {
       const sink_orders_late = b.sink("orders_late");

@@ -98,6 +98,7 @@ export function definePipeline(env) {
           "format": "ndjson",
           "path": "web/*.ndjson",
         },
+        config: { "connector": "file", "path": "web/*.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "kind", kind: "string", nullable: false }, { name: "event_ts", kind: "timestamp", nullable: false }],
         decode: decode_web_events,
         timeIndex: 2, delayMs: 2000, idleTimeoutMs: null,
@@ -109,6 +110,7 @@ export function definePipeline(env) {
           "format": "csv",
           "path": "app/*.csv",
         },
+        config: { "connector": "file", "path": "app/*.csv", "format": "csv", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "kind", kind: "string", nullable: false }, { name: "event_ts", kind: "timestamp", nullable: false }],
         decode: decode_app_events,
         timeIndex: 2, delayMs: 2000, idleTimeoutMs: null,
@@ -119,7 +121,7 @@ export function definePipeline(env) {
         "connector": "file",
         "format": "parquet",
         "path": "out/all_events.parquet",
-      }, columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "kind", kind: "string", nullable: false }, { name: "event_ts", kind: "timestamp", nullable: false }], json: json_out, cells: cells_out },
+      }, config: { "connector": "file", "path": "out/all_events.parquet", "format": "parquet", "templated": [] }, columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "kind", kind: "string", nullable: false }, { name: "event_ts", kind: "timestamp", nullable: false }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = b.sink("out");

@@ -1,0 +1,101 @@
+// Reads one source's or sink's `WITH` options for a connector config resolver: string options
+// keep their `${VAR}` template (generated files never hold the substituted value; the runtime
+// substitutes at start), other types read the checked value. Pure: no imports beyond types.
+
+/** The shape of `IrOption` (src/plan/ir.ts), restated so the runtime can import this file alone. */
+export interface RawOption {
+  value: string;
+  template: string;
+  envVars: string[];
+}
+
+/** Duration units of LANGUAGE.md "Durations" (the checker accepts only these). */
+const DURATION_MS: Record<string, number> = {
+  ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1,
+  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
+  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
+  h: 3_600_000, hr: 3_600_000, hour: 3_600_000, hours: 3_600_000,
+  d: 86_400_000, day: 86_400_000, days: 86_400_000,
+};
+
+/** A value a resolver cannot read: the checker rejects these first, so only hand-made defs hit it. */
+export class ConnectorConfigError extends Error {}
+
+export class OptionReader {
+  /** Names of resolved fields whose value is a `${VAR}` template (substituted at start). */
+  readonly templated: string[] = [];
+
+  constructor(
+    private readonly opts: Record<string, RawOption>,
+    /** `source 'orders'` / `sink 'out'`, for messages. */
+    readonly what: string,
+  ) {}
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.opts, key);
+  }
+
+  /** A string option as written (its template when it uses `${VAR}`); records `field` as templated. */
+  text(key: string, field: string): string | undefined {
+    const o = this.opts[key];
+    if (o === undefined) return undefined;
+    if (o.envVars.length > 0) {
+      if (!this.templated.includes(field)) this.templated.push(field);
+      return o.template;
+    }
+    return o.value;
+  }
+
+  /** The substituted value (enums, numbers, booleans, durations: checked at compile time). */
+  value(key: string): string | undefined {
+    return this.opts[key]?.value.trim();
+  }
+
+  /** `shown`: the values named in the message when some accepted spellings are aliases. */
+  oneOf<T extends string>(key: string, values: readonly T[], fallback: T, shown: readonly string[] = values): T {
+    const v = this.value(key);
+    if (v === undefined) return fallback;
+    const list = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown[shown.length - 1]}` : shown.join('');
+    if (!(values as readonly string[]).includes(v)) throw new ConnectorConfigError(`${this.what}: ${key} must be ${list}, not '${v}'`);
+    return v as T;
+  }
+
+  int(key: string, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
+    const v = this.value(key);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) || n < min) throw new ConnectorConfigError(`${this.what}: ${key} must be an integer${min > Number.MIN_SAFE_INTEGER ? ` of at least ${min}` : ''}, not '${v}'`);
+    return n;
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    const v = this.value(key)?.toLowerCase();
+    if (v === undefined) return fallback;
+    if (v !== 'true' && v !== 'false') throw new ConnectorConfigError(`${this.what}: ${key} must be true or false, not '${v}'`);
+    return v === 'true';
+  }
+
+  durationMs(key: string, fallbackMs: number): number {
+    const v = this.value(key);
+    if (v === undefined) return fallbackMs;
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(v);
+    const unit = m ? DURATION_MS[m[2]!.toLowerCase()] : undefined;
+    if (!m || unit === undefined) throw new ConnectorConfigError(`${this.what}: ${key} '${v}' is not a duration like '10 s'`);
+    return Math.round(Number(m[1]) * unit);
+  }
+}
+
+/** Plain strings (a hand-made runtime def, a test) as options without templates. */
+export function rawOptions(o: Record<string, string>): Record<string, RawOption> {
+  const out: Record<string, RawOption> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = { value: v, template: v, envVars: [] };
+  return out;
+}
+
+/** A comma-separated column list, trimmed, empty items dropped. */
+export function columnList(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

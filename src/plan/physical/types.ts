@@ -1,0 +1,92 @@
+// The physical plan: the logical plan (PlanDoc) lowered to everything a target must not decide
+// alone. Plain JSON, versioned by PHYSICAL_VERSION; `pipec plan --physical` prints it (text,
+// json, dot) and the runtime code generator reads it. Documented in src/plan/CONTEXT.md.
+import type { SinkConfig, SourceConfig } from '../../connectors/config-types.ts';
+import type { Changelog, IrOperatorKind, StateBound } from '../ir.ts';
+import type { Span } from '../../diagnostics/span.ts';
+
+export const PHYSICAL_VERSION = 1;
+
+export interface PhysicalPlan {
+  physicalVersion: typeof PHYSICAL_VERSION;
+  pipeline: { name: string; checkpointIntervalMs: number };
+  sources: PhysicalSource[];
+  /** The logical operators in the same (topological) order, each with its physical decisions. */
+  operators: PhysicalOperator[];
+  sinks: PhysicalSink[];
+  /** What the plan asks for that cannot be lowered (targets report these; nothing runs). */
+  unsupported: { what: string; name: string; span: Span }[];
+}
+
+/** A change's commit time used as version time (a changelog source joined as a versioned table without WATERMARK). */
+export interface VersionClock {
+  /** The added row column: `$version_ts`. */
+  column: string;
+  /** Connector metadata key holding the commit time (epoch ms). */
+  meta: string;
+  /** The source counts as caught up this long after its last change (its `idle_timeout`, default 5 s). */
+  idleTimeoutMs: number;
+}
+
+export interface PhysicalSource {
+  id: string;
+  name: string;
+  connector: SourceConfig['connector'];
+  /** Some live operator scans it; a dead source is neither opened nor read. */
+  live: boolean;
+  /** Every option resolved, every default applied (src/connectors/<name>/config.ts). */
+  config: SourceConfig;
+  /**
+   * The row the source produces, in order: the used columns, the watermark column when pruned
+   * away, the normalize key columns when pruned away, then the version clock's column.
+   */
+  rowColumns: string[];
+  /** A changelog normalize (last row per key) between the source and its consumers; null when none. */
+  normalize: { key: string[] } | null;
+  versionClock: VersionClock | null;
+  /** Where the watermark starts: the column, its delay, its idle timeout (null: never idle). null: no event time. */
+  watermark: { column: string; delayMs: number; idleTimeoutMs: number | null } | null;
+}
+
+export interface PhysicalOperator {
+  id: string;
+  op: IrOperatorKind;
+  inputs: string[];
+  /** A scan's source id; null for other operators. */
+  source: string | null;
+  /** Feeds a sink (directly, through other operators, or with late rows). Dead operators are not run. */
+  live: boolean;
+  changelog: Changelog;
+  /**
+   * What the operator's state is keyed by, and what a distributed engine would shuffle on
+   * (expression texts; for joins `left = right` per key). null: stateless or one global group.
+   */
+  partitionKey: string[] | null;
+  stateBound: StateBound;
+  /** HOP/CUMULATE/TUMBLE pane size (each event updates one pane); null for other operators and sessions. */
+  paneMs: number | null;
+  /** GROUP BY only: emits '-U' before '+U' (its input retracts, or a consumer must retract). */
+  updateBefore: boolean;
+  /** The sources whose watermarks reach this operator (its watermark is their minimum). */
+  watermarkFrom: string[];
+}
+
+/**
+ * When a sink's output becomes durable, relative to checkpoints:
+ * - `flush`: written as the runner flushes; a checkpoint waits for outstanding writes;
+ * - `checkpoint`: staged per checkpoint interval, committed once the checkpoint is durable;
+ * - `interval`: committed at the first checkpoint after `intervalMs` (Iceberg snapshots).
+ */
+export type CommitPoint = { kind: 'flush' } | { kind: 'checkpoint' } | { kind: 'interval'; intervalMs: number };
+
+export interface PhysicalSink {
+  id: string;
+  name: string;
+  connector: SinkConfig['connector'];
+  input: string | null;
+  lateFrom: string[];
+  changelog: Changelog;
+  upsertKey: string[] | null;
+  config: SinkConfig;
+  commit: CommitPoint;
+}

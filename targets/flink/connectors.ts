@@ -182,6 +182,9 @@ function durationMs(text: string): number {
 
 // ---------------------------------------------------------------- sinks
 
+/** pipec writes DECIMAL as plain JSON numbers (650.00); Flink's json format would write 6.5E+2. */
+const PLAIN_DECIMALS: [string, string] = ['json.encode.decimal-as-plain-number', 'true'];
+
 export interface SinkTable {
   /** `CREATE TEMPORARY TABLE` columns and options; null for Iceberg (a catalog table). */
   columns: string[];
@@ -196,15 +199,16 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
     case 'kafka': {
       const k = s.kafka!;
       const brokers = opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}';
-      if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json']] };
-      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['format', 'json'], ['sink.delivery-guarantee', k.delivery]];
+      if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']] };
+      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['format', 'json'], PLAIN_DECIMALS, ['sink.delivery-guarantee', k.delivery]];
       if (k.delivery === 'exactly-once') w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
       if (k.key?.length) w.push(['key.format', 'json'], ['key.fields', k.key.join(';')]);
       return { columns, with: w };
     }
     case 'file':
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
-      return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', s.file?.format === 'parquet' ? 'parquet' : 'json']] };
+      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'parquet']] };
+      return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':
       return { columns, with: [['connector', 'print']] };
     case 'clickhouse': {

@@ -6,6 +6,7 @@ import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { catalogWith, icebergTableDdl, sinkTable, sourceTable, withClause } from './connectors.ts';
 import { compileOperator, type RelationContext } from './relations.ts';
 import { comment, configDuration, ident, str } from './sql-text.ts';
+import { flinkType } from './types.ts';
 import { displayText, hasUnsafeChars } from '../../src/util/unsafe-text.ts';
 
 export interface FlinkScript {
@@ -132,7 +133,10 @@ function insertFor(s: IrSink, ctx: RelationContext, sinkTables: Map<string, stri
   if (!table || s.input === null) return [];
   const from = ctx.names.get(s.input);
   if (!from) return [];
-  return [`INSERT INTO ${table}\nSELECT ${s.schema.map((c) => ident(c.name)).join(', ')} FROM ${from};`];
+  // A sink takes at most one event-time attribute (an interval join's output has two): every
+  // timestamp is written as a plain value, which is what a sink stores anyway.
+  const cols = s.schema.map((c) => (c.type.kind === 'timestamp' ? `CAST(${ident(c.name)} AS ${flinkType(c.type, false)}) AS ${ident(c.name)}` : ident(c.name)));
+  return [`INSERT INTO ${table}\nSELECT ${cols.join(', ')} FROM ${from};`];
 }
 
 /** One flink-name-escaped per name that `ident`/`str` must spell with escapes. */

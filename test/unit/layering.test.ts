@@ -51,8 +51,13 @@ export const LAYERS: Layers = {
   'src/plan': { may: [...LEAVES], why: 'the plan IR is plain data below the phases; it must not know the AST it was made from.' },
   'src/plan/optimize': { may: ['src/plan', ...LEAVES], why: 'optimizer passes are PlanDoc → PlanDoc.' },
   'src/plan/print': { may: ['src/plan', ...LEAVES], why: 'the printers read the plan only.' },
+  'src/plan/physical': {
+    may: ['src/plan', 'src/plan/print', 'src/connectors', ...LEAVES],
+    why: 'the lowering reads the checked plan (and prints its expressions) and resolves connector options with the shared resolvers.',
+  },
+  'src/connectors': { may: [], why: 'connector option resolvers are pure data functions, shared by the checker, the lowering and the runtime library (bundles ship them).' },
   'src/check': {
-    may: ['src/syntax', 'src/schema', 'src/plan', 'src/shared', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/plan', 'src/shared', 'src/connectors', ...LEAVES],
     why: 'the checker turns the AST into the plan; it runs before the lints and never calls them.',
   },
   'src/lint': {
@@ -66,29 +71,33 @@ export const LAYERS: Layers = {
   // library reaches of it is held to the package and away from the compiler by the last test.
   'targets/iceberg': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
   'targets/runtime': {
-    may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'package.json', ...LEAVES],
+    may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'src/connectors', 'package.json', ...LEAVES],
     why: 'the runtime target reads only the plan IR and the diagnostics API.',
   },
   'targets/runtime/codegen': {
-    may: ['targets/runtime/lib', 'targets/iceberg', 'src/plan', ...LEAVES],
+    may: ['targets/runtime/lib', 'targets/iceberg', 'src/plan', 'src/plan/physical', 'src/connectors', ...LEAVES],
     why: 'runtime codegen reads the plan IR (and the Iceberg table layout it writes to), never a phase.',
   },
   'targets/runtime/lib': {
-    may: ['src/shared', 'targets/iceberg'],
+    may: ['src/shared', 'src/connectors', 'targets/iceberg'],
     mayTypes: ['src/plan', 'src/types'],
     why: 'the runtime library is shipped as source and bundled into pipelines without the compiler; shared code goes to src/shared.',
   },
   // ---- drivers and entry points
   'src/build': {
-    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'targets/clickhouse', 'targets/flink', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'src/plan/physical', 'src/connectors', 'targets/clickhouse', 'targets/flink', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
     why: 'the driver knows every phase and every target, and nothing above it.',
+  },
+  'src/test-runner': {
+    may: ['src/build', 'src/syntax', 'src/plan', 'targets/runtime', 'targets/runtime/codegen', 'targets/runtime/lib', ...LEAVES],
+    why: '`pipec test` compiles through the driver and runs the real runtime (its generated code, its runner) with scripted connectors.',
   },
   'src/api.ts': {
     may: ['src/build', 'src/syntax', 'src/plan', 'src/plan/print', ...LEAVES],
     why: 'the library API calls the driver and exposes the IR and the formatter.',
   },
   'src/cli': {
-    may: ['src/build', 'src/api.ts', 'src/plan/print', 'src/diagnostics', 'src/util', 'package.json'],
+    may: ['src/build', 'src/api.ts', 'src/test-runner', 'src/plan/print', 'src/diagnostics', 'src/util', 'package.json'],
     why: 'the CLI calls src/build (and src/api.ts), prints with the diagnostics renderer and the plan printers; never a phase or a target.',
   },
   'package.json': { may: [], why: 'package.json is data.' },

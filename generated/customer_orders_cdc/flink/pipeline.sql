@@ -91,7 +91,7 @@ SELECT `order_id` AS `order_id`, `customer_id` AS `customer_id`, `name` AS `cust
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `enriched_orders_ch__sink`
-SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, `order_ts` FROM `enriched_orders`;
+SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched_orders`;
 INSERT INTO `lake`.`sales`.`enriched_orders`
-SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, `order_ts` FROM `enriched_orders`;
+SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched_orders`;
 END;

@@ -40,8 +40,8 @@ CREATE TEMPORARY TABLE `late_readings__sink` (
   'topic' = 'sensor-readings-late',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
-  'sink.delivery-guarantee' = 'exactly-once',
-  'sink.transactional-id-prefix' = 'pipec-iot_sensors-late_readings'
+  'json.encode.decimal-as-plain-number' = 'true',
+  'sink.delivery-guarantee' = 'at-least-once'
 );
 
 CREATE TEMPORARY TABLE `device_climate_ch__sink` (
@@ -77,5 +77,5 @@ SELECT `device_id` AS `device_id`, `site` AS `site`, `window_start` AS `window_s
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `device_climate_ch__sink`
-SELECT `device_id`, `site`, `window_start`, `window_end`, `avg_temperature`, `min_temperature`, `max_temperature`, `avg_humidity`, `readings` FROM `device_climate_10m`;
+SELECT `device_id`, `site`, CAST(`window_start` AS TIMESTAMP_LTZ(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP_LTZ(3)) AS `window_end`, `avg_temperature`, `min_temperature`, `max_temperature`, `avg_humidity`, `readings` FROM `device_climate_10m`;
 END;

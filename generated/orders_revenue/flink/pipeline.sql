@@ -47,8 +47,8 @@ CREATE TEMPORARY TABLE `orders_late__sink` (
   'topic' = 'orders-late',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
-  'sink.delivery-guarantee' = 'exactly-once',
-  'sink.transactional-id-prefix' = 'pipec-orders_revenue-orders_late'
+  'json.encode.decimal-as-plain-number' = 'true',
+  'sink.delivery-guarantee' = 'at-least-once'
 );
 
 CREATE TEMPORARY TABLE `revenue_ch__sink` (
@@ -74,6 +74,7 @@ CREATE TEMPORARY TABLE `alerts__sink` (
   'topic' = 'revenue-alerts',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true',
   'sink.delivery-guarantee' = 'exactly-once',
   'sink.transactional-id-prefix' = 'pipec-orders_revenue-alerts',
   'key.format' = 'json',
@@ -103,9 +104,9 @@ SELECT `customer_id` AS `customer_id`, `window_start` AS `window_start`, `window
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `revenue_ch__sink`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue`, `orders` FROM `revenue_1m`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue`, `orders` FROM `revenue_1m`;
 INSERT INTO `lake`.`analytics`.`revenue_1m`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue`, `orders` FROM `revenue_1m`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue`, `orders` FROM `revenue_1m`;
 INSERT INTO `alerts__sink`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue`, `orders` FROM `alerts/project__op`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue`, `orders` FROM `alerts/project__op`;
 END;

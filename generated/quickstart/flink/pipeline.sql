@@ -57,7 +57,8 @@ CREATE TEMPORARY TABLE `page_stats_file__sink` (
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'out/quickstart/page_stats_1m.ndjson',
-  'format' = 'json'
+  'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true'
 );
 
 CREATE TEMPORARY VIEW `page_stats_1m/scan__op` AS
@@ -74,7 +75,7 @@ SELECT `page` AS `page`, `window_start` AS `window_start`, `window_end` AS `wind
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `page_stats_console__sink`
-SELECT `page`, `window_start`, `window_end`, `views`, `visitors`, `avg_duration_ms`, `max_duration_ms` FROM `page_stats_1m`;
+SELECT `page`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `views`, `visitors`, `avg_duration_ms`, `max_duration_ms` FROM `page_stats_1m`;
 INSERT INTO `page_stats_file__sink`
-SELECT `page`, `window_start`, `window_end`, `views`, `visitors`, `avg_duration_ms`, `max_duration_ms` FROM `page_stats_1m`;
+SELECT `page`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `views`, `visitors`, `avg_duration_ms`, `max_duration_ms` FROM `page_stats_1m`;
 END;

@@ -8,7 +8,7 @@ import { diffPlans, overallImpact, stateVerdict, type Finding, type Impact } fro
 import { buildSpecs } from '../../build/build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import { GitBaseError, specsAtRef } from '../../build/git-base.ts';
-import { refusalText } from '../../../targets/runtime/lib/state-compat.ts';
+import { refusalText } from '../../build/diff.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 import { reportMissing, specPaths } from './shared.ts';
 

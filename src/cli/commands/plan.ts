@@ -5,9 +5,7 @@ import { specPath } from '../../build/discover.ts';
 import { printPlanDot } from '../../plan/print/dot.ts';
 import { printPlanJson } from '../../plan/print/json.ts';
 import { printPlanText } from '../../plan/print/text.ts';
-import { lowerPlan } from '../../plan/physical/lower.ts';
-import { printPhysicalDot, printPhysicalJson, printPhysicalText } from '../../plan/physical/print.ts';
-import type { PhysicalPlan } from '../../plan/physical/types.ts';
+import { lowerPlan, printPhysicalDot, printPhysicalJson, printPhysicalText, type PhysicalPlan } from '../../build/physical-plan.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
 
 export interface PlanArgs {

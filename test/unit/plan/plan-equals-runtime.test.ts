@@ -12,8 +12,8 @@ import { lowerPlan } from '../../../src/plan/physical/lower.ts';
 import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
 import { instantiateBody } from '../../../targets/runtime/index.ts';
-import '../../../targets/runtime/lib/all-connectors.ts';
-import { sinkFactory, sourceFactory, type ConnectorContext } from '../../../targets/runtime/lib/connectors.ts';
+import { ALL_MODULES } from '../../../targets/runtime/all-modules.ts';
+import { formatTable, sinkFactory, sourceFactory, type ConnectorContext } from '../../../targets/runtime/lib/connectors.ts';
 import { subst } from '../../../targets/runtime/lib/index.ts';
 import { caseInput, listCases } from '../../golden/golden-harness.ts';
 
@@ -62,6 +62,7 @@ const ctx: ConnectorContext = {
   requestCheckpoint: () => {},
   checkpointDir: null,
   member: null,
+  formats: formatTable(ALL_MODULES),
 };
 
 /** A SourceSink that records nothing: constructors only announce partitions. */
@@ -141,7 +142,7 @@ test('every spec and valid golden: the runtime connectors receive the physical p
     for (const s of def.sources) {
       const planned = substituted(phys.sources.find((p) => p.id === s.id)!.config);
       compareFields(`${file}: source ${s.name} config`, planned as never, s.config as never);
-      const running = sourceFactory(s.connector)!(s, out, { ...ctx, pipeline: def.name });
+      const running = sourceFactory(s.connector, ALL_MODULES)!(s, out, { ...ctx, pipeline: def.name });
       const pair = expectedAndHeld(planned, running);
       assert.ok(pair, `${file}: source ${s.name}: connector ${s.connector} not compared`);
       compareFields(`${file}: source ${s.name} as the runtime holds it`, pair[0], pair[1]);
@@ -151,7 +152,7 @@ test('every spec and valid golden: the runtime connectors receive the physical p
       const planned = substituted(phys.sinks.find((p) => p.id === s.id)!.config);
       compareFields(`${file}: sink ${s.name} config`, planned as never, s.config as never);
       if (s.connector === 'iceberg') continue; // configured from the IR's table spec (IcebergSinkSpec)
-      const running = sinkFactory(s.connector)!(s, { ...ctx, pipeline: def.name });
+      const running = sinkFactory(s.connector, ALL_MODULES)!(s, { ...ctx, pipeline: def.name });
       const pair = expectedAndHeld(planned, running);
       assert.ok(pair, `${file}: sink ${s.name}: connector ${s.connector} not compared`);
       compareFields(`${file}: sink ${s.name} as the runtime holds it`, pair[0], pair[1]);
@@ -166,7 +167,7 @@ test('orders_revenue: the late-rows Kafka sink runs at-least-once, as pipec plan
   const r = await compileFile('specs/orders_revenue.pipe.sql', { cwd: ROOT, env: { get: (n) => ENV[n] } });
   const def = instantiateBody(generateBody(r.plan!).body, ENV);
   const late = def.sinks.find((s) => s.name === 'orders_late')!;
-  const running = sinkFactory('kafka')!(late, { ...ctx, pipeline: def.name }) as unknown as { opts: { delivery: string } };
+  const running = sinkFactory('kafka', ALL_MODULES)!(late, { ...ctx, pipeline: def.name }) as unknown as { opts: { delivery: string } };
   const shown = lowerPlan(r.plan!).sinks.find((s) => s.name === 'orders_late')!.config;
   assert.equal(shown.connector === 'kafka' && shown.delivery, 'at-least-once');
   assert.equal(running.opts.delivery, 'at-least-once');

@@ -50,5 +50,5 @@ SELECT `status` AS `status`, `window_start` AS `window_start`, `window_end` AS `
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `status`, `window_start`, `window_end`, `revenue` FROM `v`;
+SELECT `status`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue` FROM `v`;
 END;

@@ -37,6 +37,7 @@ CREATE TEMPORARY TABLE `out__sink` (
   'topic' = 'revenue',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true',
   'sink.delivery-guarantee' = 'at-least-once'
 );
 
@@ -54,5 +55,5 @@ SELECT `customer_id` AS `customer_id`, `window_start` AS `window_start`, `window
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue` FROM `v`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue` FROM `v`;
 END;

@@ -49,5 +49,5 @@ SELECT `customer_id` AS `customer_id`, `window_start` AS `window_start`, `window
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue` FROM `v`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue` FROM `v`;
 END;

@@ -77,5 +77,5 @@ SELECT `order_id` AS `order_id`, `customer_id` AS `customer_id`, `name` AS `name
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `order_id`, `customer_id`, `name`, `tier`, `amount`, `order_ts` FROM `enriched`;
+SELECT `order_id`, `customer_id`, `name`, `tier`, `amount`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched`;
 END;

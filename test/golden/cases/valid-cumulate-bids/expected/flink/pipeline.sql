@@ -41,5 +41,5 @@ SELECT `window_start` AS `window_start`, `window_end` AS `window_end`, `total_pr
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `window_start`, `window_end`, `total_price` FROM `cumulative_prices`;
+SELECT CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `total_price` FROM `cumulative_prices`;
 END;

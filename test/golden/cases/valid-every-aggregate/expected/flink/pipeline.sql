@@ -38,7 +38,8 @@ CREATE TEMPORARY TABLE `out__sink` (
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'out/item_stats.ndjson',
-  'format' = 'json'
+  'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true'
 );
 
 CREATE TEMPORARY VIEW `item_stats/scan__op` AS
@@ -61,5 +62,5 @@ SELECT `item` AS `item`, `window_start` AS `window_start`, `window_end` AS `wind
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `item`, `window_start`, `window_end`, `window_time`, `bids`, `bids_with_supplier`, `suppliers`, `suppliers_approx`, `total`, `low`, `high`, `mean`, `first_supplier`, `last_supplier`, `spread` FROM `item_stats`;
+SELECT `item`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, CAST(`window_time` AS TIMESTAMP(3)) AS `window_time`, `bids`, `bids_with_supplier`, `suppliers`, `suppliers_approx`, `total`, `low`, `high`, `mean`, `first_supplier`, `last_supplier`, `spread` FROM `item_stats`;
 END;

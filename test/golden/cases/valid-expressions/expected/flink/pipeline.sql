@@ -49,5 +49,5 @@ SELECT UPPER(`item`) AS `item_upper`, LOWER(TRIM(BOTH ' ' FROM `supplier_id`)) A
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `item_upper`, `supplier`, `item_supplier`, `path`, `supplier_prefix`, `item_len`, `band`, `price_with_tax`, `item_or_unknown`, `bid_hour`, `bid_minute`, `bid_plus_5m`, `doubled` FROM `enriched`;
+SELECT `item_upper`, `supplier`, `item_supplier`, `path`, `supplier_prefix`, `item_len`, `band`, `price_with_tax`, `item_or_unknown`, CAST(`bid_hour` AS TIMESTAMP(3)) AS `bid_hour`, `bid_minute`, CAST(`bid_plus_5m` AS TIMESTAMP(3)) AS `bid_plus_5m`, `doubled` FROM `enriched`;
 END;

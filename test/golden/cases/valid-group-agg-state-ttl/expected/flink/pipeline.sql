@@ -50,5 +50,5 @@ SELECT `customer_id` AS `customer_id`, `lifetime_revenue` AS `lifetime_revenue`,
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `customer_id`, `lifetime_revenue`, `orders`, `last_order_ts` FROM `lifetime_value`;
+SELECT `customer_id`, `lifetime_revenue`, `orders`, CAST(`last_order_ts` AS TIMESTAMP(3)) AS `last_order_ts` FROM `lifetime_value`;
 END;

@@ -49,6 +49,7 @@ CREATE TEMPORARY TABLE `out__sink` (
   'topic' = 'shipped-orders',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true',
   'sink.delivery-guarantee' = 'at-least-once'
 );
 
@@ -70,5 +71,5 @@ SELECT `order_id` AS `order_id`, `amount` AS `amount`, `carrier` AS `carrier`, `
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `order_id`, `amount`, `carrier`, `order_ts`, `ship_ts` FROM `shipped_orders`;
+SELECT `order_id`, `amount`, `carrier`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts`, CAST(`ship_ts` AS TIMESTAMP(3)) AS `ship_ts` FROM `shipped_orders`;
 END;

@@ -52,5 +52,5 @@ SELECT `User ID` AS `User ID`, `window_start` AS `window_start`, `window_end` AS
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `ch__sink`
-SELECT `User ID`, `window_start`, `window_end`, `Count`, `max``w` FROM `Per User`;
+SELECT `User ID`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `Count`, `max``w` FROM `Per User`;
 END;

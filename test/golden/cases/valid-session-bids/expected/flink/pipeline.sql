@@ -43,5 +43,5 @@ SELECT `item` AS `item`, `window_start` AS `window_start`, `window_end` AS `wind
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `item`, `window_start`, `window_end`, `total_price`, `bids` FROM `item_sessions`;
+SELECT `item`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `total_price`, `bids` FROM `item_sessions`;
 END;

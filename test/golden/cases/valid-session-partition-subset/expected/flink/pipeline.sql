@@ -44,5 +44,5 @@ SELECT `item` AS `item`, `supplier_id` AS `supplier_id`, `window_start` AS `wind
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `item`, `supplier_id`, `window_start`, `window_end`, `total_price`, `bids` FROM `item_supplier_sessions`;
+SELECT `item`, `supplier_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `total_price`, `bids` FROM `item_supplier_sessions`;
 END;

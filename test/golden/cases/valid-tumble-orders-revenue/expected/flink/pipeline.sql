@@ -38,6 +38,7 @@ CREATE TEMPORARY TABLE `orders_late__sink` (
   'topic' = 'orders-late',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'format' = 'json',
+  'json.encode.decimal-as-plain-number' = 'true',
   'sink.delivery-guarantee' = 'at-least-once'
 );
 
@@ -70,5 +71,5 @@ SELECT `customer_id` AS `customer_id`, `window_start` AS `window_start`, `window
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `revenue_ch__sink`
-SELECT `customer_id`, `window_start`, `window_end`, `revenue`, `orders` FROM `revenue_1m`;
+SELECT `customer_id`, CAST(`window_start` AS TIMESTAMP(3)) AS `window_start`, CAST(`window_end` AS TIMESTAMP(3)) AS `window_end`, `revenue`, `orders` FROM `revenue_1m`;
 END;

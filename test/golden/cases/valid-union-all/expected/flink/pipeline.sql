@@ -59,5 +59,5 @@ SELECT `user_id`, `kind`, `event_ts` FROM `all_events/u2/project__op`;
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `user_id`, `kind`, `event_ts` FROM `all_events`;
+SELECT `user_id`, `kind`, CAST(`event_ts` AS TIMESTAMP(3)) AS `event_ts` FROM `all_events`;
 END;

@@ -1,47 +1,23 @@
-// SqlType → Flink SQL type, one table: Flink's type system is the one pipec's language follows,
-// so every type has an exact counterpart.
-import { assertNever } from '../../src/util/assert-never.ts';
-import type { SqlType } from '../../src/types/sql-type.ts';
+// SqlType → Flink SQL type. pipec's type names are Flink's (LANGUAGE.md "Types"), so scalars
+// print as the language writes them; composites differ only in quoting ROW field names, and the
+// expression-only types (interval, null) get the Flink type of their values.
+import { formatSqlType, type SqlType } from '../../src/types/sql-type.ts';
 import { ident } from './sql-text.ts';
 
 export function flinkType(t: SqlType, withNullability = true): string {
   const nn = withNullability && !t.nullable ? ' NOT NULL' : '';
-  return base(t) + nn;
-}
-
-function base(t: SqlType): string {
   switch (t.kind) {
-    case 'boolean':
-      return 'BOOLEAN';
-    case 'int':
-      return 'INT';
-    case 'bigint':
-      return 'BIGINT';
-    case 'float':
-      return 'FLOAT';
-    case 'double':
-      return 'DOUBLE';
-    case 'string':
-      return 'STRING';
-    case 'bytes':
-      return 'BYTES';
-    case 'date':
-      return 'DATE';
-    case 'decimal':
-      return `DECIMAL(${t.precision}, ${t.scale})`;
-    case 'timestamp':
-      return `${t.ltz ? 'TIMESTAMP_LTZ' : 'TIMESTAMP'}(${t.precision})`;
     case 'array':
-      return `ARRAY<${flinkType(t.element)}>`;
+      return `ARRAY<${flinkType(t.element)}>${nn}`;
     case 'map':
-      return `MAP<${flinkType(t.key)}, ${flinkType(t.value)}>`;
+      return `MAP<${flinkType(t.key)}, ${flinkType(t.value)}>${nn}`;
     case 'row':
-      return `ROW<${t.fields.map((f) => `${ident(f.name)} ${flinkType(f.type)}`).join(', ')}>`;
+      return `ROW<${t.fields.map((f) => `${ident(f.name)} ${flinkType(f.type)}`).join(', ')}>${nn}`;
     case 'interval':
-      return 'INTERVAL SECOND(9, 3)';
+      return `INTERVAL SECOND(9, 3)${nn}`;
     case 'null':
       return 'INT';
     default:
-      return assertNever(t);
+      return formatSqlType(t, withNullability);
   }
 }

@@ -1,16 +1,6 @@
 // Seeded mutations of valid specs for the fuzz test: deletions, duplications, swaps and
 // insertions of tokens that matter to the grammar. Deterministic for a given seed.
-export function prng(seed: number): () => number {
-  // mulberry32: small, fast, and good enough to pick mutation sites reproducibly.
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../support/prng.ts';
 
 const INSERTS = [
   '(', ')', ',', ';', "'", '"', '`', '*', '=', '<>', '||', '--', '/*', '${', '}', 'SELECT', 'FROM', 'WHERE',

@@ -52,7 +52,7 @@ export const LAYERS: Layers = {
   'src/plan/optimize': { may: ['src/plan', ...LEAVES], why: 'optimizer passes are PlanDoc → PlanDoc.' },
   'src/plan/print': { may: ['src/plan', ...LEAVES], why: 'the printers read the plan only.' },
   'src/plan/physical': {
-    may: ['src/plan', 'src/plan/print', 'src/connectors', ...LEAVES],
+    may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'src/connectors', ...LEAVES],
     why: 'the lowering reads the checked plan (and prints its expressions) and resolves connector options with the shared resolvers.',
   },
   'src/connectors': { may: [], why: 'connector option resolvers are pure data functions, shared by the checker, the lowering and the runtime library (bundles ship them).' },

@@ -4,6 +4,7 @@
 // resolved connector configurations). Pure and deterministic.
 import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
+import { paneSize } from '../optimize/pane-sizes.ts';
 import { liveOperators, sourcesNeedingNormalize } from '../state-fingerprints.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../connectors/option-reader.ts';
@@ -22,10 +23,6 @@ function findCol(cols: IrColumn[], name: string): number {
   return i;
 }
 
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
 
 export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   const unsupported: PhysicalPlan['unsupported'] = [];
@@ -154,18 +151,5 @@ function partitionKey(o: IrOperator): string[] | null {
 
 /** The optimizer's pane size (optimize/pane-sizes.ts); when absent, the same rule. */
 function paneMs(o: IrOperator & { op: 'window_agg' }): number | null {
-  if (o.paneMs !== null && o.paneMs > 0) return o.paneMs;
-  const w = o.window;
-  switch (w.kind) {
-    case 'tumble':
-      return w.sizeMs;
-    case 'hop':
-      return gcd(w.slideMs, w.sizeMs);
-    case 'cumulate':
-      return w.stepMs;
-    case 'session':
-      return null;
-    default:
-      return assertNever(w);
-  }
+  return o.paneMs !== null && o.paneMs > 0 ? o.paneMs : paneSize(o.window);
 }

@@ -4,6 +4,7 @@
 // `pipec build --target flink`, its statements run as written except that each file sink writes
 // into a folder of the test (Flink's filesystem sink writes part files into a directory).
 import { test } from 'node:test';
+import { prng as rng } from '../../support/prng.ts';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -11,17 +12,6 @@ import { tempDir, readNdjson } from '../../fixtures/runtime/run-helpers.ts';
 import { runFlink } from '../../support/flink.ts';
 import { pipec } from '../../cli/run-cli.ts';
 
-/** A seeded generator (mulberry32): the same input on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const ts = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');

@@ -3,6 +3,7 @@
 // Each expected value is computed here with exact BigInt arithmetic and an explicit wrap
 // (BigInt.asIntN), independently of the runtime's number/BigInt code.
 import { test } from 'node:test';
+import { prng as rng } from '../../support/prng.ts';
 import assert from 'node:assert/strict';
 import { big, runSql } from './sql-run.ts';
 
@@ -128,17 +129,6 @@ test('SUM(INT) near 2^31 wraps as INT and SUM(BIGINT) near 2^63 wraps as BIGINT,
   assert.equal(got.windows.get('2024-01-01 00:00:05.000|a')!.si, null);
 });
 
-/** Seeded PRNG (mulberry32): the property test is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('property: every SUM/AVG/COUNT is inside its declared type and equals the wrapped exact value (3 seeds)', async () => {
   for (const seed of [1, 2, 3]) {

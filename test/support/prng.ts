@@ -1,0 +1,12 @@
+// A seeded pseudo-random generator for tests (mulberry32: small, fast, and good enough to make
+// inputs and mutation sites reproducible). The same seed gives the same sequence on every run.
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

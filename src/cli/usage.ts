@@ -10,26 +10,28 @@ const COMMON = `common options:
 
 export const COMMAND_HELP: Record<string, { synopsis: string; text: string }> = {
   check: {
-    synopsis: 'pipec check [paths] [--target clickhouse|iceberg|runtime|all] [--format text|json] [--deny-warnings]',
+    synopsis: 'pipec check [paths] [--target clickhouse|iceberg|runtime|flink|all] [--format text|json] [--deny-warnings]',
     text: `Parses, resolves schemas, type-checks and lints the specs (every .pipe.sql / .pipe.yaml under
 the given files and folders, relative or absolute; default: the \`specs:\` folders of pipec.yaml,
 else specs/), then runs the targets' checks in memory, so it reports every warning build would.
 Nothing is written. Exit 1 on an error.
 
-  --target T           the targets whose warnings to report (default: all)
+  --target T           the targets whose warnings to report (default: all, which leaves out
+                       the opt-in flink target: name it, e.g. --target all,flink)
   --format text|json   diagnostics as text on stderr (default) or JSON on stdout
   --deny-warnings      warnings fail the command too (for CI)
 `,
   },
   build: {
-    synopsis: 'pipec build [paths] [--target clickhouse|iceberg|runtime|all] [--out DIR] [--bundle DIR] [--check]',
+    synopsis: 'pipec build [paths] [--target clickhouse|iceberg|runtime|flink|all] [--out DIR] [--bundle DIR] [--check]',
     text: `Everything check does, then each target's files: generated/<pipeline>/ holds what a reviewer
 reads (ClickHouse DDL, Iceberg table specs, plan.txt, runtime/pipeline.gen.mjs and
 runtime/bundle.lock.json); the runnable bundles go to a separate, git-ignored folder. Paths
 default to the \`specs:\` folders of pipec.yaml (else specs/). Writes only inside --out, and
 removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.json.
 
-  --target T       one target or all (default)
+  --target T       targets, comma-separated, or all (default: every target but the opt-in
+                   flink, which is built when named: --target flink or all,flink)
   --out DIR        where the reviewable files go (default: generated)
   --bundle DIR     where runtime bundles go, one DIR/<pipeline>/pipeline.mjs each
                    (default: dist/bundles; run one with \`node DIR/<pipeline>/pipeline.mjs\`)

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { compileFile } from '../../../src/build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
 import { readNdjson, tempDir } from '../../fixtures/runtime/run-helpers.ts';

@@ -7,7 +7,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync, writeFileSync } from 'node:fs';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { compileFile } from '../../../src/build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
 import { readNdjson, tempDir } from '../../fixtures/runtime/run-helpers.ts';

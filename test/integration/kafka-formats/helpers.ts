@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { compileFile } from '../../../src/build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
 import { readNdjson, tempDir } from '../../fixtures/runtime/run-helpers.ts';

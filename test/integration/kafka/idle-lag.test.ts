@@ -7,7 +7,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { PlanBuilder, agg, column, T } from '../../fixtures/plans/builder.ts';
 import { readNdjson, runPlan, sortRows, tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { createTopic, kafkaEnv, unique } from './helpers.ts';

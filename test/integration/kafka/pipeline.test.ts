@@ -5,7 +5,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { PlanBuilder, column, T } from '../../fixtures/plans/builder.ts';
 import { readNdjson, runPlan, tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { createTopic, kafkaEnv, newSource, pollUntil, produce, unique } from './helpers.ts';

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { Kafka, logLevel } from 'kafkajs';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { PlanBuilder, agg, column, MIN, T } from '../../fixtures/plans/builder.ts';
 import { readNdjson, runPlan, tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { createTopic, kafkaEnv, produce, unique } from './helpers.ts';

@@ -6,7 +6,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import { PlanBuilder, agg, column, opts, MIN, T } from '../../fixtures/plans/builder.ts';
 import { readNdjson, runPlan, tempDir, type RunResult } from '../../fixtures/runtime/run-helpers.ts';
 import { createTopic, kafkaEnv, produce, unique } from './helpers.ts';

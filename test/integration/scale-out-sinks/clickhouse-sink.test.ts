@@ -11,7 +11,6 @@ import { copyFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { clickhouseModule } from '../../../targets/runtime/lib/modules/clickhouse.ts';
-import '../../../targets/runtime/lib/clickhouse/register.ts';
 import type { ClickHouseSink } from '../../../targets/runtime/lib/clickhouse/clickhouse-sink.ts';
 import type { ClickHouseIntervalProgress } from '../../../targets/runtime/lib/clickhouse/exactly-once.ts';
 import { chCommand, chQuery, col, sinkDef, startChdbServer, type ChdbServer } from '../clickhouse-sink/harness.ts';

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { icebergModule } from '../../../targets/runtime/lib/modules/iceberg.ts';
-import '../../../targets/runtime/lib/iceberg/register.ts';
 import type { RunningSink, SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { setRowKind, type Row } from '../../../targets/runtime/lib/ops/types.ts';
 import type { IcebergSinkSpec } from '../../../targets/runtime/lib/iceberg/spec.ts';

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { kafkaModule } from '../../../targets/runtime/lib/modules/kafka.ts';
-import '../../../targets/runtime/lib/kafka/register.ts';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { IntervalProgress, KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
 import { createTopic, kafkaEnv, readTopic, unique } from '../kafka/helpers.ts';

@@ -41,13 +41,13 @@ export function definePipeline(env) {
       let t0, t1, t2;
       a[0]++;
       if ((t0 = r[0]) !== null) a[1].add(t0);
-      if ((t1 = r[2]) !== null) { a[2] = a[2] === null ? t1 : rt.addI64(a[2], t1); a[3]++; }
+      if ((t1 = r[2]) !== null) { a[2] = a[2] === null ? t1 : (a[2] + t1) | 0; a[3]++; }
       if ((t2 = r[2]) !== null && (a[4] === null || t2 > a[4])) a[4] = t2;
     },
     merge(a, b) {
       a[0] += b[0];
       for (const v of b[1]) a[1].add(v);
-      if (b[2] !== null) { a[2] = a[2] === null ? b[2] : rt.addI64(a[2], b[2]); a[3] += b[3]; }
+      if (b[2] !== null) { a[2] = a[2] === null ? b[2] : (a[2] + b[2]) | 0; a[3] += b[3]; }
       if (b[4] !== null && (a[4] === null || b[4] > a[4])) a[4] = b[4];
     },
     output(k, ws, we, a) {

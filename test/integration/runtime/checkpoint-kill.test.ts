@@ -14,10 +14,10 @@ import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 
 async function bundle(plan: ReturnType<typeof killPlan>): Promise<string> {
   const files = await runtimeTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
+  // The bundle folder: pipeline.mjs and the runtime.mjs it imports.
   const dir = tempDir('pipec-bundle-');
-  const file = path.join(dir, 'pipeline.mjs');
-  writeFileSync(file, files.find((f) => f.output === 'bundle')!.contents);
-  return file;
+  for (const f of files) if (f.output === 'bundle') writeFileSync(path.join(dir, f.path), f.contents);
+  return path.join(dir, 'pipeline.mjs');
 }
 
 interface Exit {

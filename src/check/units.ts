@@ -1,15 +1,8 @@
 // Durations, sizes and intervals as users write them in options (LANGUAGE.md "Durations").
 // Sizes: KB/MB/GB/TB are decimal (10^3n), KiB/MiB/GiB/TiB binary (2^10n); see CONTEXT.md.
 import type { IntervalLit } from '../syntax/ast.ts';
+import { durationParts } from '../connectors/durations.ts';
 
-const DURATION_UNITS: Record<string, number> = {
-  ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1,
-  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hr: 3_600_000, hour: 3_600_000, hours: 3_600_000,
-  d: 86_400_000, day: 86_400_000, days: 86_400_000,
-  w: 604_800_000, week: 604_800_000, weeks: 604_800_000,
-};
 
 const SIZE_UNITS: Record<string, number> = {
   b: 1, byte: 1, bytes: 1,
@@ -21,11 +14,9 @@ const NUMBER_UNIT = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)?\s*$/;
 
 /** `'30 s'`, `'30s'`, `'5 min'`, `'1 h'`, `'7 d'`, `'100ms'` → milliseconds; null when malformed. A unit is required. */
 export function parseDuration(text: string): number | null {
-  const m = NUMBER_UNIT.exec(text);
-  if (!m || !m[2]) return null;
-  const unit = DURATION_UNITS[m[2].toLowerCase()];
-  if (unit === undefined) return null;
-  const ms = Number(m[1]) * unit;
+  const d = durationParts(text);
+  if (!d) return null;
+  const ms = d.amount * d.unitMs;
   return Number.isSafeInteger(ms) ? ms : null;
 }
 

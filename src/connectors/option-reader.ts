@@ -1,22 +1,16 @@
 // Reads one source's or sink's `WITH` options for a connector config resolver: string options
 // keep their `${VAR}` template (generated files never hold the substituted value; the runtime
-// substitutes at start), other types read the checked value. Pure: no imports beyond types.
+// substitutes at start), other types read the checked value. Pure: imports only durations.ts.
 
 /** The shape of `IrOption` (src/plan/ir.ts), restated so the runtime can import this file alone. */
+import { durationParts } from './durations.ts';
+
 export interface RawOption {
   value: string;
   template: string;
   envVars: string[];
 }
 
-/** Duration units of LANGUAGE.md "Durations" (the checker accepts only these). */
-const DURATION_MS: Record<string, number> = {
-  ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1,
-  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hr: 3_600_000, hour: 3_600_000, hours: 3_600_000,
-  d: 86_400_000, day: 86_400_000, days: 86_400_000,
-};
 
 /** A value a resolver cannot read: the checker rejects these first, so only hand-made defs hit it. */
 export class ConnectorConfigError extends Error {}
@@ -78,10 +72,9 @@ export class OptionReader {
   durationMs(key: string, fallbackMs: number): number {
     const v = this.value(key);
     if (v === undefined) return fallbackMs;
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(v);
-    const unit = m ? DURATION_MS[m[2]!.toLowerCase()] : undefined;
-    if (!m || unit === undefined) throw new ConnectorConfigError(`${this.what}: ${key} '${v}' is not a duration like '10 s'`);
-    return Math.round(Number(m[1]) * unit);
+    const d = durationParts(v);
+    if (!d) throw new ConnectorConfigError(`${this.what}: ${key} '${v}' is not a duration like '10 s'`);
+    return Math.round(d.amount * d.unitMs);
   }
 }
 

@@ -7,6 +7,7 @@ import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/p
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
+import { durationParts } from '../../src/connectors/durations.ts';
 
 export type With = [string, string][];
 
@@ -171,13 +172,10 @@ function datagenWith(s: IrSource): With {
   return w;
 }
 
-/** `30 ms`, `2 s`, `1 min` (datagen steps) → milliseconds. */
+/** A datagen step (`30 ms`, `2 s`) in milliseconds, read as the checker reads durations. */
 function durationMs(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|second|seconds|min|minute|minutes|h|hour|hours)?\s*$/i.exec(text);
-  if (!m) return 1000;
-  const n = Number(m[1]);
-  const u = (m[2] ?? 's').toLowerCase();
-  return u === 'ms' ? n : u.startsWith('s') ? n * 1000 : u.startsWith('m') ? n * 60_000 : n * 3_600_000;
+  const d = durationParts(text);
+  return d ? Math.round(d.amount * d.unitMs) : 1000;
 }
 
 // ---------------------------------------------------------------- sinks

@@ -5,40 +5,12 @@
 // values that must not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
-import { parse, stringify } from 'yaml';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { PIPEC, pipec } from '../../cli/run-cli.ts';
-
-interface Series {
-  name: string;
-  labels: Record<string, string>;
-}
-
-interface RuleDoc {
-  alert: string;
-  expr: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-}
-
-function promtool(args: string[], cwd: string): { status: number; out: string } {
-  const r = spawnSync('promtool', args, { cwd, encoding: 'utf8' });
-  if (r.error) throw new Error(`promtool is not installed (Debian package prometheus; .ci/run installs it): ${r.error.message}`);
-  return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
-}
-
-/** The `spec` of a PrometheusRule (a plain rule file), written where promtool can read it. */
-function ruleFile(alertsYaml: string, dir: string): { file: string; rules: RuleDoc[] } {
-  const doc = parse(alertsYaml) as { kind: string; spec: { groups: { rules: RuleDoc[] }[] } };
-  assert.equal(doc.kind, 'PrometheusRule');
-  const file = path.join(dir, 'rules.yaml');
-  writeFileSync(file, stringify(doc.spec));
-  return { file, rules: doc.spec.groups.flatMap((g) => g.rules) };
-}
+import { SCENARIOS, freePort, parseScrape, pickedSeries, promtool, ruleCase, ruleFile, runRuleTests, scrape, type Series } from './promtool-harness.ts';
 
 test('promtool accepts the alert rules of every shipped spec', () => {
   const out = tempDir('pipec-alerts-build-');
@@ -86,28 +58,6 @@ function eventsFile(): string {
   return [...lines, JSON.stringify({ id: 99, ts: '2026-01-01 00:00:01.000' }), '{not json', ''].join('\n');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function parseScrape(text: string): Series[] {
-  const out: Series[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)\{([^}]*)\} \S+$/.exec(line);
-    if (!m) continue;
-    const labels = Object.fromEntries([...m[2]!.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
-    out.push({ name: m[1]!, labels });
-  }
-  return out;
-}
-
 /** Runs the spec with a metrics port and returns the series of a scrape taken while the last checkpoints and commits happen. */
 async function scrapeRealRun(dir: string): Promise<Series[]> {
   const port = await freePort();
@@ -120,39 +70,13 @@ async function scrapeRealRun(dir: string): Promise<Series[]> {
   // Scrape every 300 ms until the Iceberg sink reports a commit, the last family to appear.
   while (Date.now() < deadline && !last.includes('pipec_iceberg_data_files_committed_total{')) {
     await new Promise((r) => setTimeout(r, 300));
-    last = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).catch(() => last);
+    last = (await scrape(port)) ?? last;
   }
   const code = await ended;
   assert.equal(code, 0, `pipec run failed:\n${stderr}`);
   assert.ok(last.includes('pipec_iceberg_data_files_committed_total{'), `the scrape has the Iceberg counters:\n${last}`);
   return parseScrape(last);
 }
-
-/** Values a rule's series take (promtool expanding notation, one sample a minute for 4 h) to make it fire or stay quiet. */
-const SCENARIOS: Record<string, (metric: string) => { fire: string; quiet: string }> = {
-  PipecConsumerLagHigh: () => ({ fire: '1000000000+0x240', quiet: '0+0x240' }),
-  PipecWatermarkStalled: (m) => (m === 'pipec_watermark_ms' ? { fire: '1000+0x240', quiet: '1000+60000x240' } : { fire: '0+10x240', quiet: '0+10x240' }),
-  PipecDeadLetters: () => ({ fire: '0+1x240', quiet: '5+0x240' }),
-  PipecLateEvents: () => ({ fire: '0+1x240', quiet: '1+0x240' }),
-  PipecCheckpointSlow: () => ({ fire: '1000000+0x240', quiet: '0+0x240' }),
-  PipecCheckpointsStopped: () => ({ fire: '3+0x240', quiet: '3+1x240' }),
-  PipecReplicationSlotLag: () => ({ fire: '10000000000000+0x240', quiet: '0+0x240' }),
-  PipecIcebergSmallFiles: (m) => (m.includes('_small_') ? { fire: '0+1x240', quiet: '0+0x240' } : { fire: '0+1x240', quiet: '0+1x240' }),
-};
-
-/** The metric selectors of an expression: `name{a="x", b="y"}`. */
-function selectors(expr: string): { metric: string; labels: Record<string, string> }[] {
-  return [...expr.matchAll(/(pipec_[a-z_]+)\{([^}]*)\}/g)].map((m) => ({
-    metric: m[1]!,
-    labels: Object.fromEntries([...m[2]!.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!])),
-  }));
-}
-
-const seriesText = (s: Series): string => `${s.name}{${Object.entries(s.labels).map(([k, v]) => `${k}="${v}"`).join(',')}}`;
-
-/** The annotation as Prometheus expands it for an alert with these labels. */
-const expand = (text: string, labels: Record<string, string>): string =>
-  text.replace(/\{\{ \$labels\.([a-z_]+) \}\}/g, (_, k: string) => labels[k] ?? '').replaceAll('{{ "{{" }}', '{{');
 
 test('each alert rule fires on the series a real run exports, and stays quiet on healthy values (promtool test rules)', async () => {
   const dir = tempDir('pipec-alerts-run-');
@@ -175,29 +99,11 @@ test('each alert rule fires on the series a real run exports, and stays quiet on
   for (const rule of rules) {
     const scenario = SCENARIOS[rule.alert];
     assert.ok(scenario, `a scenario for ${rule.alert}`);
-    // The real series each selector of the rule picks: there must be some, or the rule watches nothing.
-    const picked = new Map<string, Series>();
-    for (const sel of selectors(rule.expr)) {
-      const hits = scraped.filter((s) => s.name === sel.metric && Object.entries(sel.labels).every(([k, v]) => s.labels[k] === v));
-      assert.ok(hits.length > 0, `${rule.alert}: ${sel.metric}${JSON.stringify(sel.labels)} matches a series of the real /metrics`);
-      for (const h of hits) picked.set(seriesText(h), h);
-    }
-    const inputs = (which: 'fire' | 'quiet') => [...picked.values()].map((s) => ({ series: seriesText(s), values: scenario(s.name)[which] }));
-    // The alert carries the labels of the series it was computed from (the first selector's), its severity and static labels.
-    const first = selectors(rule.expr)[0]!;
-    const alerts = [...picked.values()]
-      .filter((s) => s.name === first.metric)
-      .map((s) => {
-        const labels = { ...s.labels, ...rule.labels };
-        return { exp_labels: labels, exp_annotations: Object.fromEntries(Object.entries(rule.annotations).map(([k, v]) => [k, expand(v, labels)])) };
-      });
+    const picked = pickedSeries(rule, scraped);
     tests.push(
-      { name: `${rule.alert} fires`, interval: '1m', input_series: inputs('fire'), alert_rule_test: [{ eval_time: '3h', alertname: rule.alert, exp_alerts: alerts }] },
-      { name: `${rule.alert} quiet`, interval: '1m', input_series: inputs('quiet'), alert_rule_test: [{ eval_time: '3h', alertname: rule.alert, exp_alerts: [] }] },
+      ruleCase(`${rule.alert} fires`, rule, picked, (s) => scenario(s.name).fire, true),
+      ruleCase(`${rule.alert} quiet`, rule, picked, (s) => scenario(s.name).quiet, false),
     );
   }
-  writeFileSync(path.join(ruleDir, 'tests.yaml'), stringify({ rule_files: ['rules.yaml'], evaluation_interval: '1m', tests }));
-  const r = promtool(['test', 'rules', 'tests.yaml'], ruleDir);
-  assert.equal(r.status, 0, `promtool test rules:\n${r.out}\n(tests in ${ruleDir}/tests.yaml)`);
-  assert.match(r.out, /SUCCESS/);
+  runRuleTests(ruleDir, tests);
 });

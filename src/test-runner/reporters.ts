@@ -4,6 +4,8 @@ import type { CaseResult, FileResult } from './run-tests.ts';
 export interface Totals {
   passed: number;
   failed: number;
+  /** Cases a target could not play (say why by code). */
+  skipped: number;
   /** Test files that could not run (their diagnostics are printed on stderr). */
   broken: number;
   ms: number;
@@ -12,15 +14,20 @@ export interface Totals {
 export function totals(files: FileResult[]): Totals {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   let ms = 0;
   for (const f of files)
     for (const c of f.cases) {
-      if (c.ok) passed++;
+      if (c.skipped) skipped++;
+      else if (c.ok) passed++;
       else failed++;
       ms += c.ms;
     }
-  return { passed, failed, broken: files.filter((f) => f.diagnostics.some((d) => d.severity === 'error')).length, ms };
+  return { passed, failed, skipped, broken: files.filter((f) => f.diagnostics.some((d) => d.severity === 'error')).length, ms };
 }
+
+/** `[clickhouse] ` before a case played on another target than the runtime. */
+const targetTag = (c: CaseResult): string => (c.target === 'runtime' ? '' : `[${c.target}] `);
 
 const msText = (ms: number): string => `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
 
@@ -39,16 +46,21 @@ export function textReport(files: FileResult[]): string {
   for (const f of files)
     for (const c of f.cases) {
       const restarts = c.restarts ? `, ${c.restarts} restart${c.restarts > 1 ? 's' : ''}` : '';
-      out.push(`${c.ok ? 'PASS' : 'FAIL'} ${f.file} › ${c.name} (${msText(c.ms)}${restarts})`);
+      if (c.skipped) {
+        out.push(`SKIP ${targetTag(c)}${f.file} › ${c.name} (${c.skipped})`);
+        continue;
+      }
+      out.push(`${c.ok ? 'PASS' : 'FAIL'} ${targetTag(c)}${f.file} › ${c.name} (${msText(c.ms)}${restarts})`);
       if (!c.ok) out.push(caseDetail(c));
     }
   const t = totals(files);
-  const all = files.flatMap((f) => f.cases);
+  const all = files.flatMap((f) => f.cases).filter((c) => c.target === 'runtime');
   // After the first test (which pays for loading the runtime), the per-test time that matters.
   const rest = all.slice(1);
   const mean = rest.length ? ` (first ${msText(all[0]!.ms)}, then ${msText(rest.reduce((a, c) => a + c.ms, 0) / rest.length)} each)` : '';
   const broken = t.broken ? `, ${t.broken} test file(s) with errors` : '';
-  out.push('', `${t.passed} passed, ${t.failed} failed${broken} in ${msText(t.ms)}${mean}`);
+  const skipped = t.skipped ? `, ${t.skipped} skipped` : '';
+  out.push('', `${t.passed} passed, ${t.failed} failed${skipped}${broken} in ${msText(t.ms)}${mean}`);
   return out.join('\n') + '\n';
 }
 
@@ -56,7 +68,7 @@ const xml = (s: string): string => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', 
 
 export function junitReport(files: FileResult[]): string {
   const t = totals(files);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="pipec test" tests="${t.passed + t.failed + t.broken}" failures="${t.failed}" errors="${t.broken}" time="${(t.ms / 1000).toFixed(3)}">`];
+  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="pipec test" tests="${t.passed + t.failed + t.skipped + t.broken}" failures="${t.failed}" errors="${t.broken}" skipped="${t.skipped}" time="${(t.ms / 1000).toFixed(3)}">`];
   for (const f of files) {
     const failures = f.cases.filter((c) => !c.ok).length;
     const errs = f.diagnostics.filter((d) => d.severity === 'error');
@@ -67,8 +79,9 @@ export function junitReport(files: FileResult[]): string {
       out.push(`    <testcase classname="${xml(f.file)}" name="(test file)">`, `      <error message="${xml(errs[0]!.message)}">${xml(text)}</error>`, `    </testcase>`);
     }
     for (const c of f.cases) {
-      out.push(`    <testcase classname="${xml(f.file)}" name="${xml(c.name)}" time="${(c.ms / 1000).toFixed(3)}">`);
-      if (!c.ok) {
+      out.push(`    <testcase classname="${xml(f.file)}" name="${xml(targetTag(c) + c.name)}" time="${(c.ms / 1000).toFixed(3)}">`);
+      if (c.skipped) out.push(`      <skipped message="${xml(c.skipped)}"/>`);
+      else if (!c.ok) {
         const first = c.error ? 'the pipeline failed' : `${c.failures[0]!.title}: ${c.failures[0]!.summary}`;
         out.push(`      <failure message="${xml(first)}">${xml(caseDetail(c))}</failure>`);
       }
@@ -85,12 +98,15 @@ export function jsonReport(files: FileResult[]): string {
   const doc = {
     passed: t.passed,
     failed: t.failed,
+    skipped: t.skipped,
     files: files.map((f) => ({
       file: f.file,
       diagnostics: f.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, file: d.span.file, line: d.span.start.line, column: d.span.start.column })),
       tests: f.cases.map((c) => ({
         name: c.name,
+        target: c.target,
         ok: c.ok,
+        skipped: c.skipped,
         ms: Math.round(c.ms * 10) / 10,
         restarts: c.restarts,
         error: c.error,

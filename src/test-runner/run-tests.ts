@@ -12,9 +12,22 @@ import type { PlanDoc } from '../plan/ir.ts';
 import { generateBody } from '../../targets/runtime/codegen/module.ts';
 import { compareRows, type Row } from './compare.ts';
 import { runCase } from './run-case.ts';
+import { CLICKHOUSE_TARGET, runCaseOnClickHouse } from './clickhouse-case.ts';
 import { DEAD_LETTERS, readTestFile, testCases, type TestCase } from './test-file.ts';
 
 export const TEST_SUFFIX = '.pipe.test.yaml';
+
+/** Where `pipec test` plays a test: the runtime (default), and the ClickHouse target on chdb. */
+export const TEST_TARGETS = ['runtime', CLICKHOUSE_TARGET] as const;
+export type TestTarget = (typeof TEST_TARGETS)[number];
+
+export interface TestOptions {
+  targets: readonly TestTarget[];
+  /** The Python with chdb, for the clickhouse target. */
+  chdbPython: string;
+}
+
+const RUNTIME_ONLY: TestOptions = { targets: ['runtime'], chdbPython: 'python3' };
 
 export interface OutputFailure {
   output: string;
@@ -26,6 +39,9 @@ export interface OutputFailure {
 
 export interface CaseResult {
   name: string;
+  target: TestTarget;
+  /** Why the case did not run on its target (a coded note among the file's diagnostics), or null. */
+  skipped: string | null;
   index: number;
   ok: boolean;
   ms: number;
@@ -78,7 +94,7 @@ function producerOf(plan: PlanDoc, sinkName: string, specFile: string): string |
   return `${late}${op.op} at ${specFile}:${op.span.start.line}`;
 }
 
-export async function runTestFile(file: string, cwd: string, env: EnvResolver): Promise<FileResult & { plan: PlanDoc | null }> {
+export async function runTestFile(file: string, cwd: string, env: EnvResolver, opts: TestOptions = RUNTIME_ONLY): Promise<FileResult & { plan: PlanDoc | null }> {
   const diags = new DiagnosticBag();
   let text: string;
   try {
@@ -98,24 +114,67 @@ export async function runTestFile(file: string, cwd: string, env: EnvResolver): 
   const plan = compiled.plan;
   const cases = testCases(raw, plan, diags);
   if (!cases) return { file, diagnostics: diags.items, cases: [], plan };
+  const results: CaseResult[] = [];
+  if (opts.targets.includes('runtime')) {
+    const r = runtimeBody(plan, diags);
+    if (!r) return { file, diagnostics: diags.items, cases: [], plan };
+    for (const c of cases) results.push(await runOne(plan, r, c, specFile));
+  }
+  if (opts.targets.includes(CLICKHOUSE_TARGET)) {
+    for (const c of cases) {
+      const r = await runOnClickHouse(plan, c, specFile, opts.chdbPython, diags);
+      if (!r) break;
+      results.push(r);
+    }
+  }
+  return { file, diagnostics: diags.items, cases: results, plan };
+}
+
+/** The generated module body the runtime cases run, or null (diagnosed) when an operator cannot run. */
+function runtimeBody(plan: PlanDoc, diags: DiagnosticBag): string | null {
   const gen = generateBody(plan);
   // Sources and sinks are replaced by the test connectors: only what the operators cannot do matters.
   const io = new Set([...plan.sources.map((s) => s.name), ...plan.sinks.map((s) => s.name)]);
   const blocking = gen.unsupported.filter((u) => !io.has(u.name));
   for (const u of blocking) diags.report('runtime-unsupported', u.span, { what: u.what, name: u.name });
-  if (blocking.length) return { file, diagnostics: diags.items, cases: [], plan };
-  const results: CaseResult[] = [];
-  for (const c of cases) results.push(await runOne(plan, gen.body, c, specFile));
-  return { file, diagnostics: diags.items, cases: results, plan };
+  return blocking.length ? null : gen.body;
 }
 
 async function runOne(plan: PlanDoc, body: string, c: TestCase, specFile: string): Promise<CaseResult> {
   const t0 = performance.now();
   const run = await runCase(body, c);
   const ms = performance.now() - t0;
+  const failures = compareAll(plan, c.expect, run.observed, specFile);
+  return { name: c.name, target: 'runtime', skipped: null, index: c.index, ok: failures.length === 0 && run.error === null, ms, failures, error: run.error, observed: run.observed, restarts: run.restarts };
+}
+
+/** One case on the ClickHouse target; null (diagnosed) when chdb cannot be started. */
+async function runOnClickHouse(plan: PlanDoc, c: TestCase, specFile: string, python: string, diags: DiagnosticBag): Promise<CaseResult | null> {
+  const t0 = performance.now();
+  let run;
+  try {
+    run = await runCaseOnClickHouse(plan, c, python);
+  } catch (e) {
+    diags.report('test-target-engine-missing', c.span, { target: CLICKHOUSE_TARGET, detail: (e as Error).message });
+    return null;
+  }
+  if (run.error?.startsWith('chdb: cannot import chdb')) {
+    diags.report('test-target-engine-missing', c.span, { target: CLICKHOUSE_TARGET, detail: `${python}: ${run.error.slice('chdb: '.length).split('\n')[0]}` });
+    return null;
+  }
+  for (const n of run.notes) diags.report(n.code, n.span, n.params as never);
+  const skipNote = run.observed === null && run.error === null ? run.notes[0]! : null;
+  const base = { name: c.name, target: CLICKHOUSE_TARGET, index: c.index, restarts: 0 } as const;
+  if (skipNote) return { ...base, skipped: `${skipNote.code} at ${skipNote.span.file}:${skipNote.span.start.line}`, ok: true, ms: performance.now() - t0, failures: [], error: null, observed: new Map() };
+  const failures = run.observed ? compareAll(plan, run.expect, run.observed, specFile) : [];
+  return { ...base, skipped: null, ok: failures.length === 0 && run.error === null, ms: performance.now() - t0, failures, error: run.error, observed: run.observed ?? new Map() };
+}
+
+/** Each expected output against what was observed: a failure (with its table diff) per output that differs. */
+function compareAll(plan: PlanDoc, expect: TestCase['expect'], observed: Map<string, Row[]>, specFile: string): OutputFailure[] {
   const failures: OutputFailure[] = [];
-  for (const e of c.expect) {
-    const got = run.observed.get(e.output) ?? [];
+  for (const e of expect) {
+    const got = observed.get(e.output) ?? [];
     const cmp = compareRows(e.rows, got, e.order);
     if (cmp.ok) continue;
     const where = e.output === DEAD_LETTERS ? null : producerOf(plan, e.output, specFile);
@@ -124,5 +183,5 @@ async function runOne(plan: PlanDoc, body: string, c: TestCase, specFile: string
     const orderNote = e.order === 'exact' && parts.length === 0 ? 'rows in another order' : parts.join(', ');
     failures.push({ output: e.output, title, summary: `${orderNote}; expected at ${e.span.file}:${e.span.start.line}`, table: cmp.table });
   }
-  return { name: c.name, index: c.index, ok: failures.length === 0 && run.error === null, ms, failures, error: run.error, observed: run.observed, restarts: run.restarts };
+  return failures;
 }

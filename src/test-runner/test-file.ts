@@ -34,6 +34,8 @@ export interface TestCase {
   start: number;
   partitions: Map<string, number>;
   steps: ScriptStep[];
+  /** Where each step is written, parallel to `steps` (a target that cannot play one names it). */
+  stepSpans: Span[];
   expect: Expectation[];
 }
 
@@ -141,7 +143,13 @@ export function testCases(raw: RawTestFile, plan: PlanDoc, diags: DiagnosticBag)
     const used = new Map<string, number>();
     const use = (source: string, p: number): void => void used.set(source, Math.max(used.get(source) ?? 0, p + 1));
     const partSpans: { source: string; p: number; span: Span }[] = [];
+    const stepSpans: Span[] = [];
     (t.steps as unknown[]).forEach((s, si) => {
+      const before = steps.length;
+      readStep(s, si);
+      if (steps.length > before) stepSpans.push(at('tests', ti, 'steps', si));
+    });
+    function readStep(s: unknown, si: number): void {
       const here = (...segs: (string | number)[]): Span => at('tests', ti, 'steps', si, ...segs);
       if (s === 'checkpoint') return void steps.push({ kind: 'checkpoint' });
       if (s === 'crash_and_restart') return void steps.push({ kind: 'crash' });
@@ -191,7 +199,7 @@ export function testCases(raw: RawTestFile, plan: PlanDoc, diags: DiagnosticBag)
         partSpans.push({ source, p: m.idle_partition, span: here('idle_partition') });
         steps.push({ kind: 'idle', source, partition: m.idle_partition });
       }
-    });
+    }
     const declared = new Map<string, number>(Object.entries((t.partitions ?? {}) as Record<string, number>));
     for (const name of declared.keys()) knownSource(name, keyAt('tests', ti, 'partitions', name));
     const partitions = new Map(sourceNames.map((n) => [n, declared.get(n) ?? Math.max(1, used.get(n) ?? 1)]));
@@ -223,7 +231,7 @@ export function testCases(raw: RawTestFile, plan: PlanDoc, diags: DiagnosticBag)
       expect.push({ output, order: e.order ?? 'set', rows: e.rows, span: keyAt('tests', ti, 'expect', output) });
     }
     const start = t.start === undefined ? 0 : time(t.start, "the test's 'start'", at('tests', ti, 'start'));
-    cases.push({ index: ti, name: t.name, span: at('tests', ti, 'name'), start, partitions, steps, expect });
+    cases.push({ index: ti, name: t.name, span: at('tests', ti, 'name'), start, partitions, steps, stepSpans, expect });
   });
   return diags.items.length > before && diags.items.slice(before).some((d) => d.severity === 'error') ? null : cases;
 }

@@ -3,7 +3,8 @@
 // file has errors (coded diagnostics on stderr), 2 for a usage error.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { discoverTests, runTestFile, type FileResult } from '../../test-runner/run-tests.ts';
+import { discoverTests, runTestFile, TEST_TARGETS, type FileResult, type TestTarget } from '../../test-runner/run-tests.ts';
+import { chdbPython } from '../../test-runner/chdb-engine.ts';
 import { jsonReport, junitReport, textReport, totals } from '../../test-runner/reporters.ts';
 import { updatedText } from '../../test-runner/update.ts';
 import { printDiagnostics, type CommandContext } from '../context.ts';
@@ -13,9 +14,19 @@ export interface TestArgs {
   paths: string[];
   update: boolean;
   reporter: 'text' | 'junit' | 'json';
+  /** Comma-separated test targets (runtime, clickhouse). */
+  target: string;
+  chdbPython: string | undefined;
 }
 
 export async function testCommand(ctx: CommandContext, args: TestArgs): Promise<number> {
+  const targets = args.target.split(',').map((t) => t.trim());
+  const unknown = targets.filter((t) => !(TEST_TARGETS as readonly string[]).includes(t));
+  if (unknown.length || targets.length === 0) {
+    ctx.io.stderr(`pipec test: unknown --target '${unknown.join(',') || args.target}' (runtime, clickhouse, or both: runtime,clickhouse)\n`);
+    return 2;
+  }
+  const opts = { targets: targets as TestTarget[], chdbPython: chdbPython(args.chdbPython, ctx.env) };
   const paths = specPaths(ctx, args.paths, 'test');
   if (!paths) return 2;
   const { files, missing } = discoverTests(paths, ctx.cwd);
@@ -29,13 +40,14 @@ export async function testCommand(ctx: CommandContext, args: TestArgs): Promise<
   }
   const results: FileResult[] = [];
   for (const f of files) {
-    const r = await runTestFile(f, ctx.cwd, ctx.env);
+    const r = await runTestFile(f, ctx.cwd, ctx.env, opts);
     results.push(r);
     if (r.diagnostics.length) printDiagnostics(ctx, r.diagnostics, 'text');
     if (args.update && r.cases.length) {
       const full = resolve(ctx.cwd, f);
       const before = readFileSync(full, 'utf8');
-      const after = updatedText(before, r);
+      // Only the runtime's observed rows become expectations: other targets are checked against them.
+      const after = updatedText(before, { ...r, cases: r.cases.filter((c) => c.target === 'runtime') });
       if (after !== before) {
         writeFileSync(full, after);
         ctx.io.stderr(`pipec test: updated the expected rows of ${f} (review the change before committing it)\n`);

@@ -70,4 +70,45 @@ the input, or never compared in the output.`,
     help: (p) => `partitions count from 0; give \`partitions: { ${p.source}: ${p.partition + 1} }\` on the test for more`,
     explain: 'Each scripted source has a fixed number of partitions for the whole test (`partitions:` on the test, else one more than the highest partition its steps use). A partition that holds no rows still holds the watermark back until it is idle or ends, as a quiet Kafka partition does.',
   }),
+  'test-target-unsupported': def<{ target: string; why: string }>({
+    severity: 'warning',
+    title: 'a target cannot play the test; the test is skipped there',
+    message: (p) => `the ${p.target} target cannot play this test: ${p.why}; the test is skipped on ${p.target}`,
+    help: () => 'the test still runs on the runtime',
+    explain: `A test is skipped on a target (and says so with this code) when the target cannot build the
+pipeline at all (its own error diagnostics, e.g. \`clickhouse-session-window-unsupported\`), or when
+none of the outputs the test expects is written by that target: a test that compares nothing there
+would pass without checking anything.`,
+  }),
+  'test-target-step-unsupported': def<{ target: string; step: string; why: string }>({
+    severity: 'warning',
+    title: 'a target cannot play a step of the test; the test is skipped there',
+    message: (p) => `the ${p.target} target cannot play this \`${p.step}\` step: ${p.why}; the test is skipped on ${p.target}`,
+    help: () => 'the test still runs on the runtime; split the part a target can play into a test of its own to check it there too',
+    explain: `\`pipec test --target clickhouse\` plays a test on the ClickHouse target (its DDL in chdb). ClickHouse
+has no scripted clock, no idle partitions of its own and no side output for late rows: a step it
+cannot reproduce faithfully (\`idle_partition\`, \`advance_processing_time\` when a source has an idle
+timeout, CDC rows, rows the runtime would find behind the watermark while the plan's ClickHouse DDL
+merges late rows into their window) skips the test on that target rather than comparing rows that
+differ by design. \`checkpoint\` and \`crash_and_restart\` are played as nothing happening: every
+INSERT is committed on its own, so there is no uncommitted output to lose.`,
+  }),
+  'test-target-output-unsupported': def<{ target: string; output: string; why: string }>({
+    severity: 'warning',
+    title: 'an expected output is not checked on a target',
+    message: (p) => `'${p.output}' is not checked on the ${p.target} target: ${p.why}`,
+    help: () => 'the runtime checks it; on this target only the outputs it writes are compared',
+    explain: `The ClickHouse target writes only \`clickhouse\` sinks (tables in ClickHouse); Kafka, Iceberg, file and
+stdout sinks, the late-row side outputs and the dead-letter output are the runtime's. Their
+expectations are compared on the runtime and named with this code on ClickHouse. Expected
+changelog rows of a ClickHouse sink are folded into the final row per key, which is what a
+reader of the ReplacingMergeTree (FINAL) or of the aggregate's read view sees.`,
+  }),
+  'test-target-engine-missing': def<{ target: string; detail: string }>({
+    severity: 'error',
+    title: "the engine a test target runs on is not available",
+    message: (p) => `cannot run tests on the ${p.target} target: ${p.detail}`,
+    help: () => 'install chdb (`pip install chdb`) and point PIPEC_CHDB_PYTHON (or --chdb-python) at that Python',
+    explain: 'The ClickHouse test target runs the generated DDL on chdb, ClickHouse in-process, in a private temporary session per test: no server is touched. It needs a Python with the `chdb` package.',
+  }),
 } as const;

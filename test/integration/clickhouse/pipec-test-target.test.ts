@@ -1,0 +1,80 @@
+// `pipec test --target runtime,clickhouse`: one test file proves the runtime and the ClickHouse
+// target (its DDL on chdb). The fixture's expected rows were worked out by hand from the spec
+// (docs/testing.md explains each step); both targets must produce them, a wrong expectation must
+// fail on both, a case with late rows is skipped on ClickHouse by code (it merges late rows into
+// their window), and a missing chdb is a coded error, not a crash.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
+import { pipec, repoRoot } from '../../cli/run-cli.ts';
+import { ensureVenv, venvPython } from '../../support/venv.ts';
+
+const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'pipec-test-clickhouse');
+
+interface JsonReport {
+  passed: number;
+  failed: number;
+  skipped: number;
+  files: { diagnostics: { code: string; line: number }[]; tests: { name: string; target: string; ok: boolean; skipped: string | null; failures: { output: string; diff: string }[] }[] }[];
+}
+
+function project(edit?: (text: string) => string): string {
+  const dir = tempDir('pipec-test-ch-');
+  copyFileSync(path.join(FIXTURE, 'shop.pipe.sql'), path.join(dir, 'shop.pipe.sql'));
+  const text = readFileSync(path.join(FIXTURE, 'shop.pipe.test.yaml'), 'utf8');
+  writeFileSync(path.join(dir, 'shop.pipe.test.yaml'), edit ? edit(text) : text);
+  return dir;
+}
+
+function runBoth(dir: string, extra: string[] = []): { status: number; report: JsonReport; stderr: string } {
+  const r = pipec(['test', 'shop.pipe.test.yaml', '--target', 'runtime,clickhouse', '--reporter', 'json', ...extra], { cwd: dir, env: { PIPEC_CHDB_PYTHON: venvPython } });
+  return { status: r.status, report: JSON.parse(r.stdout || '{"files":[]}') as JsonReport, stderr: r.stderr };
+}
+
+const outcome = (report: JsonReport): string[] => report.files.flatMap((f) => f.tests.map((t) => `${t.target}: ${t.skipped ? 'skip' : t.ok ? 'pass' : 'fail'}: ${t.name}`));
+
+test('the same test file passes on the runtime and on the ClickHouse target; late rows skip ClickHouse by code', async () => {
+  await ensureVenv();
+  const { status, report, stderr } = runBoth(project());
+  assert.deepEqual(
+    outcome(report),
+    [
+      'runtime: pass: the watermark step closes the minute; the changelog folds to the final rows',
+      'runtime: pass: without a watermark past its end the minute stays open',
+      'runtime: pass: a late row is dropped by the window',
+      'clickhouse: pass: the watermark step closes the minute; the changelog folds to the final rows',
+      'clickhouse: pass: without a watermark past its end the minute stays open',
+      'clickhouse: skip: a late row is dropped by the window',
+    ],
+    stderr,
+  );
+  assert.equal(status, 0, stderr);
+  const codes = report.files[0]!.diagnostics.map((d) => `${d.code}:${d.line}`);
+  // The skip names the rows step with the late row; the dead letters are the runtime's output only.
+  assert.ok(codes.includes('test-target-step-unsupported:51'), codes.join(', '));
+  assert.ok(codes.includes('test-target-output-unsupported:28'), codes.join(', '));
+  assert.equal(report.skipped, 1);
+});
+
+test('a wrong expectation fails on both targets, each with its table diff', async () => {
+  await ensureVenv();
+  const { status, report } = runBoth(project((t) => t.replace('n: 2, total: 15.50', 'n: 2, total: 99')));
+  assert.equal(status, 1);
+  const failed = report.files[0]!.tests.filter((t) => !t.ok);
+  assert.deepEqual(failed.map((t) => t.target), ['runtime', 'clickhouse']);
+  for (const t of failed) {
+    assert.deepEqual(t.failures.map((f) => f.output), ['per_min_ch'], t.target);
+    assert.match(t.failures[0]!.diff, /^- \| a .*\| 99 /m, `${t.target}: the expected row is missing`);
+    assert.match(t.failures[0]!.diff, /^\+ \| a .*\| 15\.5 /m, `${t.target}: the computed row is shown`);
+  }
+});
+
+test('without chdb the ClickHouse target is a coded error naming the interpreter', () => {
+  const dir = project();
+  const r = pipec(['test', 'shop.pipe.test.yaml', '--target', 'clickhouse', '--chdb-python', path.join(dir, 'no-such-python')], { cwd: dir });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /error\[test-target-engine-missing\]: cannot run tests on the clickhouse target: cannot start .*no-such-python/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});

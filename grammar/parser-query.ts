@@ -141,7 +141,7 @@ export class QueryGrammar extends ExprGrammar {
     this.CONSUME(L.RParen);
   });
 
-  /** `TUMBLE(rel, col, size)`; SESSION's `rel PARTITION BY a, b, col, gap` is split by the visitor. */
+  /** `TUMBLE(rel, col, size)`; SESSION's `rel PARTITION BY a, b, col, gap` is split by the visitor, `rel PARTITION BY (a, b), col, gap` is not. */
   windowCall = this.RULE('windowCall', () => {
     this.OR([
       { ALT: () => this.CONSUME(K.TUMBLE, { LABEL: 'fn' }) },
@@ -155,7 +155,21 @@ export class QueryGrammar extends ExprGrammar {
     this.OPTION2(() => {
       this.CONSUME(K.PARTITION);
       this.CONSUME(K.BY);
-      this.SUBRULE(this.windowArg, { LABEL: 'partitionFirst' });
+      // Flink's `PARTITION BY (a, b)`, or pipec's bare `PARTITION BY a, b` (split by the visitor).
+      // A `(` right after BY always opens the list: ordered choice, so the ambiguity with a
+      // parenthesized first argument is resolved toward the list.
+      this.OR2([
+        {
+          GATE: () => this.LA(1).tokenType === L.LParen,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.CONSUME2(L.LParen, { LABEL: 'partitionOpen' });
+            this.AT_LEAST_ONE_SEP({ SEP: L.Comma, DEF: () => this.SUBRULE3(this.expr, { LABEL: 'partitionList' }) });
+            this.CONSUME2(L.RParen);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.windowArg, { LABEL: 'partitionFirst' }) },
+      ]);
     });
     this.MANY(() => {
       this.CONSUME(L.Comma);

@@ -273,7 +273,9 @@ function buildAggOperators(
       inputs: [input.op.id],
       schema: [...keySchema, ...windowColumns.map((w) => ({ name: w, type: window.columnType, metadataFrom: null })), ...aggSchema],
       changelog: emit === 'changes' ? 'upsert' : 'append',
-      upsertKey: emit === 'changes' ? [...keys.map((k) => k.name), 'window_start'] : null,
+      // A session's window_start alone is not unique over time (a session can open at the start
+      // of one that has closed); its end is (the later one ends later). See session-agg.ts.
+      upsertKey: emit === 'changes' ? [...keys.map((k) => k.name), 'window_start', ...(window.ir.kind === 'session' ? ['window_end'] : [])] : null,
       stateBound: { kind: 'window', retainMs: window.spanMs + owner.allowedLatenessMs },
       timeColumn: windowColumns.includes('window_time') ? 'window_time' : null,
       window: window.ir,

@@ -181,7 +181,7 @@ interface OperatorBase {
   /** Output columns. */
   schema: IrColumn[];
   changelog: Changelog;
-  /** Key of an upsert/retract stream (group keys + window_start for EMIT CHANGES). */
+  /** Key of an upsert/retract stream (group keys + window_start for EMIT CHANGES, + window_end for SESSION). */
   upsertKey: string[] | null;
   stateBound: StateBound;
   /** Event-time column carried in the output, with the watermark path, or null. */

@@ -223,7 +223,7 @@ export interface WindowTvf {
   input: TableRef;
   timeColumn: Ident;
   args: Expr[];
-  /** SESSION(rel PARTITION BY a, b, ...). */
+  /** SESSION(rel PARTITION BY a, b, ...) or SESSION(rel PARTITION BY (a, b), ...). */
   partitionBy: Ident[];
   alias: Ident | null;
   longForm: boolean;

@@ -80,7 +80,9 @@ function windowTvf(w: IrWindow, table: string, time: string): string {
     case 'cumulate':
       return `CUMULATE(TABLE ${table}, ${d}, ${interval(w.stepMs)}, ${interval(w.sizeMs)})`;
     case 'session': {
-      const by = w.partitionBy.length ? ` PARTITION BY ${w.partitionBy.map(ident).join(', ')}` : '';
+      // Flink's parser takes one bare column or a parenthesized list.
+      const cols = w.partitionBy.map(ident).join(', ');
+      const by = w.partitionBy.length === 0 ? '' : w.partitionBy.length === 1 ? ` PARTITION BY ${cols}` : ` PARTITION BY (${cols})`;
       return `SESSION(TABLE ${table}${by}, ${d}, ${interval(w.gapMs)})`;
     }
     default:

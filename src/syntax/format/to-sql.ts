@@ -223,7 +223,9 @@ function fromPrimary(f: FromItem): string {
 
 function windowTvf(w: WindowTvf): string {
   const rel = w.input.name.parts.map(ident).join('.');
-  const partition = w.partitionBy.length ? ` PARTITION BY ${w.partitionBy.map(ident).join(', ')}` : '';
+  // Several columns in parentheses, as Flink writes them: unambiguous, and valid Flink SQL.
+  const cols = w.partitionBy.map(ident).join(', ');
+  const partition = w.partitionBy.length === 0 ? '' : w.partitionBy.length === 1 ? ` PARTITION BY ${cols}` : ` PARTITION BY (${cols})`;
   const time = w.longForm ? `DESCRIPTOR(${ident(w.timeColumn)})` : ident(w.timeColumn);
   const args = [time, ...w.args.map(expr)].join(', ');
   const call = `${w.fn.toUpperCase()}(${w.longForm ? 'TABLE ' : ''}${rel}${partition}, ${args})`;

@@ -96,13 +96,16 @@ export function buildWindowCall(b: ExprBuilder, n: CstNode): WindowTvf {
   const nameQ = b.visit(need(node(c, 'input'))) as QualifiedName;
   const input: TableRef = { kind: 'table', name: nameQ, alias: null, asOf: null, span: nameQ.span };
   const first = node(c, 'partitionFirst');
+  // `PARTITION BY (a, b)`: the list is closed, so every argument after it is the window's own.
+  const listed = nodes(c, 'partitionList').map((e) => ({ expr: visitExpr(b, e) }) as WinArg);
   const all = [...(first ? [first] : []), ...nodes(c, 'args')].map((a) => b.visit(a) as WinArg);
   const bag = b.spans.ctx.diagnostics;
   const bad = (detail: string): void => {
     bag.report('syntax-bad-window-args', span, { fn: fn.toUpperCase(), detail });
   };
-  let partition: WinArg[] = [];
+  let partition: WinArg[] = listed;
   let rest = all;
+  if (listed.length > 0 && fn !== 'session') bad('only SESSION takes PARTITION BY');
   if (first) {
     if (fn !== 'session') bad('only SESSION takes PARTITION BY');
     const d = all.findIndex((a) => 'descriptor' in a);

@@ -29,8 +29,8 @@ export interface Case {
   /** pipec: source column lists (same columns and WATERMARK). */
   pipecSources: Record<string, string>;
   query: string;
-  /** pipec's text where it differs from Flink's (see the SESSION note in windowCase). */
-  pipecQuery?: string;
+  /** Views over the sources (name → SELECT), the same text for both engines; the query may read them. */
+  views?: Record<string, string>;
   cols: Col[];
   /** Columns that identify a row (group keys + window bounds); empty = compare whole rows. */
   key: string[];
@@ -38,6 +38,11 @@ export interface Case {
   emitClause: string;
   /** For EMIT CHANGES runs: the window case whose Flink rows are the expected final states. */
   flinkOf?: string;
+  /**
+   * The rows pipec must send to the `late_rows` sink (`ON LATE TO late_rows`), as `lateRowText`
+   * gives them; decided by the generator, not read from either engine.
+   */
+  expectedLate?: string[];
 }
 
 const TYPES: [string, Col['over'], string][] = [
@@ -93,63 +98,90 @@ function windowCase(kind: Kind, keys: string[], delayMs: number): Case {
   const groupBy = ['window_start', 'window_end', ...keys].join(', ');
   const query = `SELECT ${['window_start', 'window_end', ...keys, ...select].join(', ')} FROM TABLE(${shape.tvf(keys)}) GROUP BY ${groupBy}`;
   const srcCols = `${EVENT_COLS}, ${wmClause('ts', delayMs)}`;
-  // Flink needs parentheses around several PARTITION BY columns inside SESSION(...); pipec's
-  // parser takes them without (it does not accept the parenthesised list yet).
-  const pipecQuery = kind === 'session' && keys.length > 1 ? query.replace(`PARTITION BY (${keys.join(', ')})`, `PARTITION BY ${keys.join(', ')}`) : undefined;
   return {
     id: `${kind}_k${keys.length}_d${delayMs}`,
     inputs: { src: ndjson(events) },
     flinkSources: { src: srcCols },
     pipecSources: { src: srcCols },
     query,
-    ...(pipecQuery !== undefined ? { pipecQuery } : {}),
     cols: all,
     key: ['window_start', 'window_end', ...keys],
     emitClause: 'EMIT ON WINDOW CLOSE ON LATE DROP',
   };
 }
 
-/** Orders and payments per seed, each side out of order within the 2 s delay (no row is late). */
+/**
+ * Orders and payments per seed, both sides in ONE source file split by two views, so both
+ * engines read them in one order under one watermark (with two sources, which rows are late
+ * depends on how an engine interleaves its reads). Most rows are out of order within the 2 s
+ * delay (on time); ~3 % of each side are very late, 20-23 s behind the watermark. pipec sends
+ * those to `ON LATE TO` (docs/language-decisions.md, "Late rows of interval joins"); Flink SQL
+ * joins a late row with what it still caches, and 20 s behind a 1 s/3 s join nothing is left
+ * (its cleanup timers fire by then, with room to spare for its inputs' watermarks to lag), nor
+ * does it cache the row: it joins nothing, as in pipec. `expectedLate` lists those rows.
+ */
 function joinCase(): Case {
-  const orders: string[] = [];
-  const pays: string[] = [];
+  const lines: string[] = [];
+  const late: string[] = [];
   for (let j = 0; j < SEEDS; j++) {
     const r = prng(7000 + j);
     const base = T0 + j * DAY;
-    const n = 50 + Math.floor(r() * 450);
-    const side = (out: string[], extra: () => Record<string, unknown>): void => {
-      const rows: { t: number; at: number; row: Record<string, unknown> }[] = [];
+    const n = 600 + Math.floor(r() * 500);
+    const rows: { t: number; at: number; row: Record<string, unknown> }[] = [];
+    const side = (name: 'o' | 'p', extra: () => Record<string, unknown>): void => {
       for (let x = 0; x < n; x++) {
         const t = base + x * 40 + Math.floor(r() * 30);
-        rows.push({ t, at: t + Math.floor(r() * 1900), row: { id: r() < 0.05 ? null : Math.floor(r() * 40), ...extra() } });
+        rows.push({ t, at: t + Math.floor(r() * 1900), row: { side: name, id: r() < 0.05 ? null : Math.floor(r() * 40), ...extra() } });
       }
-      rows.sort((a, b) => a.at - b.at);
-      for (const x of rows) out.push(JSON.stringify({ ts: tsText(x.t), ...x.row }));
     };
-    side(orders, () => ({ v: r() < 0.1 ? null : Math.floor(r() * 100) }));
-    side(pays, () => ({ w: r() < 0.1 ? null : ['p', 'q', '\u{10400}'][Math.floor(r() * 3)] }));
+    side('o', () => ({ v: r() < 0.1 ? null : Math.floor(r() * 100) }));
+    side('p', () => ({ w: r() < 0.1 ? null : ['p', 'q', '\u{10400}'][Math.floor(r() * 3)] }));
+    rows.sort((a, b) => a.at - b.at);
+    // Every row arrives at most 1.9 s after its time, so max(ts) <= at and ts >= max - 1.9 s: on time.
+    let max = Number.NEGATIVE_INFINITY;
+    for (const x of rows) {
+      let t = x.t;
+      if (r() < 0.03 && max - 25_000 > base) {
+        t = max - 2000 - 20_000 - Math.floor(r() * 3000);
+        const value = x.row['side'] === 'o' ? x.row['v'] : x.row['w'];
+        // A NULL key never joins: the join's input drops it before lateness is asked (as Flink's).
+        if (x.row['id'] !== null) late.push([x.row['side'], tsText(t), x.row['id'], value].map((v) => String(v ?? null)).join('|'));
+      }
+      if (t > max) max = t;
+      lines.push(JSON.stringify({ ts: tsText(t), ...x.row }));
+    }
   }
-  const o = `ts TIMESTAMP(3), id INT, v INT, ${wmClause('ts', 2000)}`;
-  const p = `ts TIMESTAMP(3), id INT, w STRING, ${wmClause('ts', 2000)}`;
+  const ev = `ts TIMESTAMP(3), side STRING, id INT, v INT, w STRING, ${wmClause('ts', 2000)}`;
   return {
     id: 'interval_join',
-    inputs: { o: orders.join('\n') + '\n', p: pays.join('\n') + '\n' },
-    flinkSources: { o, p },
-    pipecSources: { o, p },
+    inputs: { ev: lines.join('\n') + '\n' },
+    flinkSources: { ev },
+    pipecSources: { ev },
+    // Distinct column names on the two sides: pipec's late rows carry the join's columns by name.
+    views: { o: "SELECT ts AS o_ts, id AS oid, v FROM ev WHERE side = 'o'", p: "SELECT ts AS p_ts, id AS pid, w FROM ev WHERE side = 'p'" },
     // CAST: Flink refuses a sink row with two rowtime attributes; the cast makes them plain timestamps.
     query:
-      'SELECT o.id, o.v, p.w, CAST(o.ts AS TIMESTAMP(3)) AS o_ts, CAST(p.ts AS TIMESTAMP(3)) AS p_ts FROM o JOIN p ' +
-      "ON o.id = p.id AND p.ts BETWEEN o.ts - INTERVAL '1' SECOND AND o.ts + INTERVAL '3' SECOND",
+      'SELECT o.oid AS id, p.pid, o.v, p.w, CAST(o.o_ts AS TIMESTAMP(3)) AS o_ts, CAST(p.p_ts AS TIMESTAMP(3)) AS p_ts FROM o JOIN p ' +
+      "ON o.oid = p.pid AND p.p_ts BETWEEN o.o_ts - INTERVAL '1' SECOND AND o.o_ts + INTERVAL '3' SECOND",
     cols: [
       { name: 'id', flinkType: 'INT' },
+      { name: 'pid', flinkType: 'INT' },
       { name: 'v', flinkType: 'INT' },
       { name: 'w', flinkType: 'STRING' },
       { name: 'o_ts', flinkType: 'TIMESTAMP(3)' },
       { name: 'p_ts', flinkType: 'TIMESTAMP(3)' },
     ],
     key: [],
-    emitClause: 'ON LATE DROP',
+    emitClause: 'ON LATE TO late_rows',
+    expectedLate: late,
   };
+}
+
+/** A row of the join's ON LATE TO sink as `side|ts|id|value`, the form of `Case.expectedLate`. */
+export function lateRowText(l: Record<string, unknown>): string {
+  const left = l['late_side'] === 'left';
+  const vals = left ? ['o', l['o_ts'], l['oid'], l['v']] : ['p', l['p_ts'], l['pid'], l['w']];
+  return vals.map((v) => String(v ?? null)).join('|');
 }
 
 export function allCases(): Case[] {
@@ -160,11 +192,12 @@ export function allCases(): Case[] {
     for (const [keys, delay] of [[[], 0], [['k1'], 2000], [['k1', 'k2'], 0], [['k1', 'k2'], 2000]] as [string[], number][]) cases.push(windowCase(kind, keys, delay));
   }
   cases.push(joinCase());
-  // EMIT CHANGES: the final upsert per key equals the closed window's row (one key, both delays).
-  // Not SESSION: pipec's EMIT CHANGES rows of sessions merged away are not retracted (documented
-  // under "Streaming"), so its upserts have no final state to compare (see CONTEXT.md).
-  for (const kind of ['tumble', 'hop', 'cumulate'] as Kind[]) {
-    for (const id of [`${kind}_k0_d0`, `${kind}_k1_d2000`]) {
+  // EMIT CHANGES: the final upsert per key equals the closed window's row. SESSION too: its
+  // changelog deletes the rows of sessions merged away (Flink has no early firing for sessions,
+  // so its closed sessions are the reference); with 2 keys and a delay, sessions merge most.
+  for (const kind of ['tumble', 'hop', 'cumulate', 'session'] as Kind[]) {
+    const ids = kind === 'session' ? ['session_k0_d0', 'session_k1_d2000', 'session_k2_d2000'] : [`${kind}_k0_d0`, `${kind}_k1_d2000`];
+    for (const id of ids) {
       const base = cases.find((c) => c.id === id)!;
       cases.push({ ...base, id: `${base.id}_changes`, emitClause: 'EMIT CHANGES ON LATE DROP', flinkOf: base.id });
     }

@@ -23,10 +23,22 @@ export function normalize(rows: Record<string, unknown>[], cols: Col[]): NormRow
   return rows.map((r) => Object.fromEntries(cols.map((c) => [c.name, normValue(r[c.name], c.flinkType)])));
 }
 
-/** EMIT CHANGES: the last row per upsert key (group keys + window bounds) in output order. */
-export function finalStates(rows: Record<string, unknown>[], key: string[]): Record<string, unknown>[] {
+/**
+ * EMIT CHANGES: what an upsert consumer keeps, the last row per upsert key in output order; a
+ * '-D' removes its key (SESSION deletes the rows of sessions merged away). `problems` collects
+ * changelog errors: a '-D' of a key with no row, a '+U' of one without, a '+I' of one with.
+ */
+export function finalStates(rows: Record<string, unknown>[], key: string[], problems: string[] = []): Record<string, unknown>[] {
   const last = new Map<string, Record<string, unknown>>();
-  for (const r of rows) last.set(JSON.stringify(key.map((k) => r[k] ?? null)), r);
+  for (const r of rows) {
+    const k = JSON.stringify(key.map((c) => r[c] ?? null));
+    const op = (r['op'] as string | undefined) ?? '+I';
+    const has = last.has(k);
+    if ((op === '-D' || op === '+U') && !has) problems.push(`${op} of a key without a row: ${JSON.stringify(r)}`);
+    if (op === '+I' && has) problems.push(`+I of a key that has a row: ${JSON.stringify(r)}`);
+    if (op === '-D') last.delete(k);
+    else if (op !== '-U') last.set(k, r);
+  }
   return [...last.values()];
 }
 

@@ -101,6 +101,13 @@ test('EMIT CHANGES on a window aggregate is an upsert keyed by the group keys an
   assert.deepEqual(op(c.plan, 'v/project').upsertKey, ['k', 'window_start']);
 });
 
+test('EMIT CHANGES on a SESSION aggregate is keyed by window_end too: a later session can share a closed one\'s start', async () => {
+  const c = await check(view(`SELECT k, window_start, window_end, COUNT(*) AS c FROM SESSION(t PARTITION BY (k), ts, INTERVAL '5' MINUTE) GROUP BY k, window_start, window_end EMIT CHANGES`));
+  assert.deepEqual(c.codes, []);
+  assert.deepEqual(op(c.plan, 'v/window').upsertKey, ['k', 'window_start', 'window_end']);
+  assert.deepEqual(op(c.plan, 'v/project').upsertKey, ['k', 'window_start', 'window_end']);
+});
+
 test('a non-windowed GROUP BY over a stream needs EMIT CHANGES and state_ttl', async () => {
   const bad = await check(view('SELECT region, COUNT(*) AS c FROM t GROUP BY region'));
   assert.deepEqual(bad.errors, ['unbounded-aggregation']);

@@ -64,6 +64,19 @@ test('the LANGUAGE.md view prints in canonical form', () => {
   );
 });
 
+test("SESSION's partition columns print as Flink writes them: one bare, several in parentheses", () => {
+  const view = (from: string): string => `CREATE VIEW v AS SELECT COUNT(*) AS c FROM ${from} GROUP BY window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;`;
+  const fromLine = (text: string): string => fmt(text).split('\n').find((l) => l.startsWith('FROM'))!;
+  const long = "FROM TABLE(SESSION(TABLE t PARTITION BY (a, b), DESCRIPTOR(ts), INTERVAL '3' SECOND))";
+  assert.equal(fromLine(view("TABLE(SESSION(TABLE t PARTITION BY (a, b), DESCRIPTOR(ts), INTERVAL '3' SECOND))")), long);
+  assert.equal(fromLine(view("TABLE(SESSION(TABLE t PARTITION BY a, b, DESCRIPTOR(ts), INTERVAL '3' SECOND))")), long);
+  assert.equal(fromLine(view("SESSION(t PARTITION BY a, b, ts, INTERVAL '3' SECOND)")), "FROM SESSION(t PARTITION BY (a, b), ts, INTERVAL '3' SECOND)");
+  assert.equal(fromLine(view("SESSION(t PARTITION BY (a), ts, INTERVAL '3' SECOND)")), "FROM SESSION(t PARTITION BY a, ts, INTERVAL '3' SECOND)");
+  const once = fmt(view("SESSION(t PARTITION BY a, b, ts, INTERVAL '3' SECOND)"));
+  assert.equal(fmt(once), once);
+  assert.deepEqual(tree(once), tree(view("SESSION(t PARTITION BY a, b, ts, INTERVAL '3' SECOND)")));
+});
+
 test('sources: aligned columns, watermark and key last, one option per line, ${VAR} kept', () => {
   const src = `create source Orders (ID bigint not null, "Total Amount" decimal(12,2), ts timestamp(3),
     primary key (id) not enforced, watermark for ts as ts - interval '5' second)

@@ -25,7 +25,26 @@ const PAIRS: [string, string][] = [
     "SESSION(clicks PARTITION BY user_id, page, ts, INTERVAL '30' MINUTE)",
     "TABLE(SESSION(TABLE clicks PARTITION BY user_id, page, DESCRIPTOR(ts), INTERVAL '30' MINUTE))",
   ],
+  // Flink's spelling of several partition columns: a parenthesized list.
+  [
+    "SESSION(clicks PARTITION BY (user_id, page), ts, INTERVAL '30' MINUTE)",
+    "TABLE(SESSION(TABLE clicks PARTITION BY (user_id, page), DESCRIPTOR(ts), INTERVAL '30' MINUTE))",
+  ],
+  ["SESSION(clicks PARTITION BY (user_id), ts, INTERVAL '30' MINUTE)", "TABLE(SESSION(TABLE clicks PARTITION BY user_id, DESCRIPTOR(ts), INTERVAL '30' MINUTE))"],
 ];
+
+test("SESSION's PARTITION BY (a, b) is the same window as PARTITION BY a, b", () => {
+  const bare = windowOf("TABLE(SESSION(TABLE clicks PARTITION BY user_id, page, DESCRIPTOR(ts), INTERVAL '30' MINUTE))").w;
+  const listed = windowOf("TABLE(SESSION(TABLE clicks PARTITION BY (user_id, page), DESCRIPTOR(ts), INTERVAL '30' MINUTE))").w;
+  assert.deepEqual(listed.partitionBy.map((p) => p.name), ['user_id', 'page']);
+  assert.equal(listed.timeColumn.name, 'ts');
+  assert.equal(listed.args.length, 1);
+  assert.deepEqual(strip(listed, []), strip(bare, []));
+  // Without DESCRIPTOR the list still ends at its parenthesis: the time column is the next argument.
+  const short = windowOf("SESSION(clicks PARTITION BY (a, b, c), ts, INTERVAL '1' MINUTE)").w;
+  assert.deepEqual(short.partitionBy.map((p) => p.name), ['a', 'b', 'c']);
+  assert.equal(short.timeColumn.name, 'ts');
+});
 
 test('short and long window forms produce the same AST apart from longForm and spans', () => {
   for (const [short, long] of PAIRS) {
@@ -63,6 +82,10 @@ test('wrong window arguments are reported, once per window', () => {
     ["SESSION(orders, ts)", 'SESSION: takes a gap'],
     ["TUMBLE(orders, ts, INTERVAL '1' MINUTE, INTERVAL '1' MINUTE, INTERVAL '1' MINUTE)", 'TUMBLE: takes a size and an optional offset'],
     ["TUMBLE(orders PARTITION BY k, ts, INTERVAL '1' MINUTE)", 'TUMBLE: only SESSION takes PARTITION BY'],
+    ["TUMBLE(orders PARTITION BY (k, j), ts, INTERVAL '1' MINUTE)", 'TUMBLE: only SESSION takes PARTITION BY'],
+    ["SESSION(orders PARTITION BY (k, j + 1), ts, INTERVAL '1' MINUTE)", 'SESSION: PARTITION BY takes column names'],
+    // The list is closed: `ts, ts, gap` after it is not read as a partition column + time + gap.
+    ["SESSION(orders PARTITION BY (k), ts, ts, INTERVAL '1' MINUTE)", 'SESSION: takes a gap'],
     ["TUMBLE(orders, ts + 1, INTERVAL '1' MINUTE)", 'TUMBLE: the argument after the relation must be its time column'],
   ];
   for (const [from, message] of cases) {

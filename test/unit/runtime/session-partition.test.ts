@@ -152,7 +152,7 @@ test('late events: an event touching its partition\'s open session is not late; 
   assert.deepEqual(out.slice(2), [['w', 'a', 20, 30, 16, 1]]);
 });
 
-test('EMIT CHANGES: a group\'s row per event; every group again when the session bounds move', () => {
+test('EMIT CHANGES: a group\'s row per event; when the bounds move, the touched sessions\' rows are deleted and the merged one\'s inserted', () => {
   const { o, out } = op({ gapMs: 10, emit: 'changes' });
   const kinds = (): string[] => out.map((r) => `${rowKind(r)} ${r.join(',')}`);
   for (const r of bridging) o.push(r);
@@ -160,19 +160,80 @@ test('EMIT CHANGES: a group\'s row per event; every group again when the session
   assert.deepEqual(kinds(), [
     '+I u,a,0,10,1,1', // S1 opens
     '+I u,b,30,40,2,1', // S2 opens
-    '+U u,b,30,42,2,1', // S2's end moves: b again (same start: an update) ...
-    '+I u,a,30,42,4,1', // ... and a, new in S2
-    '+I u,b,20,42,2,1', // S2's start moves to 20: new upsert keys for every group
+    '-D u,b,30,40,2,1', // S2's end moves: its row under the old bounds goes ...
+    '+I u,b,30,42,2,1', // ... and comes back under the new ones, with a, new in S2
+    '+I u,a,30,42,4,1',
+    '-D u,b,30,42,2,1', // S2's start moves to 20
+    '-D u,a,30,42,4,1',
+    '+I u,b,20,42,2,1',
     '+I u,a,20,42,4,1',
     '+I u,c,20,42,8,1',
-    '+U u,a,0,42,21,3', // bridged into S1 (start 0): a had a row at start 0
+    '-D u,a,0,10,1,1', // the bridge: S1's and S2's rows go ...
+    '-D u,b,20,42,2,1',
+    '-D u,a,20,42,4,1',
+    '-D u,c,20,42,8,1',
+    '+I u,a,0,42,21,3', // ... the merged session's come (S1's groups first)
     '+I u,b,0,42,2,1',
     '+I u,c,0,42,8,1',
-    '+U u,b,0,42,34,2',
+    '+U u,b,0,42,34,2', // bounds unchanged: an update of b's row
   ]);
   o.advance(Infinity);
-  assert.equal(out.length, 11, 'firing emits nothing more with EMIT CHANGES');
+  assert.equal(out.length, 18, 'firing emits nothing more with EMIT CHANGES');
   assert.equal(o.stateSize(), 0);
+});
+
+test('EMIT CHANGES: a session opening at the start of a closed one is a new row, not an update of the closed one', () => {
+  const { o, out } = op({ gapMs: 10, emit: 'changes' });
+  o.push([0, 'u', 'a', 1]);
+  o.push([2, 'u', 'a', 2]); // [0, 12)
+  o.advance(11); // closes [0, 12)
+  o.push([5, 'u', 'a', 4]); // [5, 15): open (14 > 11), a new session
+  o.push([0, 'u', 'a', 8]); // [0, 10) touches [5, 15): [0, 15), the same start as the closed one
+  o.advance(Infinity);
+  const table = upsertTable(out);
+  assert.deepEqual([...table.values()].map((x) => x.join(',')), ['u,a,0,12,3,2', 'u,a,0,15,12,2']);
+});
+
+/** The table an upsert consumer keeps from EMIT CHANGES rows: by group key + window_start + window_end, '-D' removes. */
+function upsertTable(rows: Row[]): Map<string, Row> {
+  const m = new Map<string, Row>();
+  for (const x of rows) {
+    const k = `${x[0]}|${x[1]}|${x[2]}|${x[3]}`;
+    if (rowKind(x) === '-D') {
+      assert.ok(m.has(k), `'-D' of a row never sent: ${x.join(',')}`);
+      m.delete(k);
+    } else {
+      assert.equal(m.has(k), rowKind(x) === '+U', `${rowKind(x)} ${x.join(',')}: '+U' exactly when the key has a row`);
+      m.set(k, x);
+    }
+  }
+  return m;
+}
+
+test('EMIT CHANGES over 5,000 random out-of-order events: the upsert table ends as the closed sessions\' rows', () => {
+  const r = rnd(19);
+  const events: Row[] = [];
+  for (let i = 0; i < 5000; i++) events.push([i * 4 - Math.floor(r() * 300), `u${Math.floor(r() * 20)}`, `p${Math.floor(r() * 3)}`, Math.floor(r() * 100)]);
+  const closed = op({ gapMs: 40 });
+  const changes = op({ gapMs: 40, emit: 'changes' });
+  let max = -Infinity;
+  let moves = 0;
+  for (const e of events) {
+    const before = changes.out.length;
+    closed.o.push(e);
+    changes.o.push(e);
+    if (changes.out.slice(before).some((x) => rowKind(x) === '-D')) moves++;
+    if ((e[0] as number) > max) {
+      max = e[0] as number;
+      closed.o.advance(max - 400);
+      changes.o.advance(max - 400);
+    }
+  }
+  closed.o.advance(Infinity);
+  changes.o.advance(Infinity);
+  assert.ok(moves > 100, `${moves} events moved or merged sessions`);
+  const final = [...upsertTable(changes.out).values()].map((x) => x.join(',')).sort();
+  assert.deepEqual(final, closed.out.map((x) => x.join(',')).sort());
 });
 
 function rnd(seed: number): () => number {

@@ -4,7 +4,12 @@
 // or touch merge). Within a session the GROUP BY keys aggregate: one accumulator per group key,
 // so `PARTITION BY user GROUP BY user, page` has per-user session bounds and a row per page.
 // A session fires when the watermark reaches its end - 1 ms + lateness (window-close.ts): one
-// row per group key in it.
+// row per group key in it. With EMIT CHANGES rows are upserts by group keys + window_start +
+// window_end (window_start alone is not unique: a session can open at the start of one that
+// already closed); an event that moves bounds deletes ('-D') the rows of every session it
+// touches and inserts the merged session's, so the changelog's final state is the closed
+// sessions' rows (Flink has no such mode: it refuses early firing on session windows;
+// docs/language-decisions.md, "Streaming").
 import { MinHeap } from '../heap.ts';
 import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
 import { windowClosed } from './window-close.ts';
@@ -92,10 +97,6 @@ export class SessionAggOp implements StatefulOp {
       list = [];
       this.parts.set(pk, list);
     }
-    // EMIT CHANGES: groups that already have a row with the merged session's window_start are
-    // those of the session that started there; they come first in its Map (merged-in keys
-    // are appended), so counting them is enough.
-    const nUpsert = base !== null && base.s === s ? base.groups.size : 0;
     let target: Session;
     let moved = true;
     if (base === null) {
@@ -104,6 +105,10 @@ export class SessionAggOp implements StatefulOp {
       this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
     } else {
       target = base;
+      // EMIT CHANGES: a row is an upsert by group keys + window_start + window_end, so when the
+      // event moves bounds, every row of the sessions it touches is deleted before the merged
+      // session's rows are sent (taken from the accumulators before they are merged).
+      if (this.cfg.emit === 'changes' && (nTouching > 1 || base.s !== s || base.e !== e)) this.deleteRows(list, lo, hi);
       if (nTouching > 1) {
         for (const x of list) {
           if (x === target || !(x.s <= hi && x.e >= lo)) continue;
@@ -131,13 +136,19 @@ export class SessionAggOp implements StatefulOp {
     }
     fns.add(g.a, row, this.seq++);
     if (this.cfg.emit === 'changes') {
-      // An upsert by group keys + window_start. Only this group changed unless the session's
-      // bounds moved: then every group of the session is emitted with the new bounds.
+      // Only this group changed unless the session's bounds moved: then its old rows were
+      // deleted above and every group of the session is inserted with the new bounds.
       if (!moved) this.cfg.out(setRowKind(fns.output(g.k, s, e, g.a), known ? '+U' : '+I'));
-      else {
-        let i = 0;
-        for (const x of target.groups.values()) this.cfg.out(setRowKind(fns.output(x.k, s, e, x.a), i++ < nUpsert ? '+U' : '+I'));
-      }
+      else for (const x of target.groups.values()) this.cfg.out(fns.output(x.k, s, e, x.a));
+    }
+  }
+
+  /** '-D' for each group row of the sessions touching [lo, hi), with their current bounds. */
+  private deleteRows(list: Session[], lo: number, hi: number): void {
+    const fns = this.cfg.fns;
+    for (const x of list) {
+      if (!(x.s <= hi && x.e >= lo)) continue;
+      for (const g of x.groups.values()) this.cfg.out(setRowKind(fns.output(g.k, x.s, x.e, g.a), '-D'));
     }
   }
 

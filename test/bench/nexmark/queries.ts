@@ -1,0 +1,70 @@
+// The Nexmark-style queries of the suite: each as a pipec spec (file source → NDJSON file sink)
+// and as the DuckDB batch query computing the same rows, plus a check value both must agree on
+// (the number of output rows and a sum over them), so a figure is never of a wrong answer.
+export interface NexmarkQuery {
+  id: string;
+  what: string;
+  /** The spec's body after the source (views and the sink `out`). */
+  spec: string;
+  /** DuckDB SQL over the table `bid`, one row: `rows` and `check`. */
+  duckdb: string;
+  /** The same pair from pipec's output rows. */
+  check: (rows: Record<string, unknown>[]) => { rows: number; check: number };
+}
+
+const sink = (view: string): string => `CREATE SINK out FROM ${view} WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');`;
+const num = (v: unknown): number => Number(v);
+const sumOf = (rows: Record<string, unknown>[], col: string): number => rows.reduce((a, r) => a + num(r[col]), 0);
+
+export const QUERIES: NexmarkQuery[] = [
+  {
+    id: 'q1',
+    what: 'projection + filter',
+    spec: `CREATE VIEW q1 AS SELECT auction, bidder, price * 908 / 1000 AS price_eur, date_time FROM bid WHERE auction % 5 = 0;\n${sink('q1')}`,
+    duckdb: 'SELECT count(*) AS rows, sum(price * 908 // 1000) AS check FROM bid WHERE auction % 5 = 0',
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'price_eur') }),
+  },
+  {
+    id: 'q2',
+    what: 'HOP 10 s / 2 s COUNT by auction',
+    spec: `CREATE VIEW q2 AS SELECT auction, window_start, window_end, COUNT(*) AS n FROM HOP(bid, date_time, INTERVAL '2' SECOND, INTERVAL '10' SECOND) GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;\n${sink('q2')}`,
+    // A bid falls into the 5 windows starting at the 2 s slides in (t - 10 s, t].
+    duckdb: `SELECT count(*) AS rows, sum(n) AS check FROM (
+      SELECT auction, w, count(*) AS n FROM (
+        SELECT auction, (epoch_ms(date_time) // 2000) * 2000 - k * 2000 AS w FROM bid, range(0, 5) t(k)
+      ) GROUP BY auction, w)`,
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'n') }),
+  },
+  {
+    id: 'q3',
+    what: 'TUMBLE 10 s MAX(price)',
+    spec: `CREATE VIEW q3 AS SELECT window_start, window_end, MAX(price) AS top FROM TUMBLE(bid, date_time, INTERVAL '10' SECOND) GROUP BY window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;\n${sink('q3')}`,
+    duckdb: 'SELECT count(*) AS rows, sum(top) AS check FROM (SELECT epoch_ms(date_time) // 10000 AS w, max(price) AS top FROM bid GROUP BY w)',
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'top') }),
+  },
+  {
+    id: 'q4',
+    what: 'TUMBLE 10 s SUM/COUNT by bidder',
+    spec: `CREATE VIEW q4 AS SELECT bidder, window_start, window_end, SUM(price) AS total, COUNT(*) AS n FROM TUMBLE(bid, date_time, INTERVAL '10' SECOND) GROUP BY bidder, window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;\n${sink('q4')}`,
+    duckdb: 'SELECT count(*) AS rows, sum(total) AS check FROM (SELECT bidder, epoch_ms(date_time) // 10000 AS w, sum(price) AS total FROM bid GROUP BY bidder, w)',
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'total') }),
+  },
+  {
+    id: 'q5',
+    what: 'SESSION 10 s by bidder',
+    spec: `CREATE VIEW q5 AS SELECT bidder, window_start, window_end, COUNT(*) AS n FROM SESSION(bid PARTITION BY bidder, date_time, INTERVAL '10' SECOND) GROUP BY bidder, window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;\n${sink('q5')}`,
+    // A session starts at a bidder's first bid and wherever the gap to the previous bid is ≥ 10 s.
+    duckdb: `SELECT count(*) AS rows, sum(n) AS check FROM (
+      SELECT bidder, s, count(*) AS n FROM (
+        SELECT bidder, sum(CASE WHEN prev IS NULL OR epoch_ms(date_time) - epoch_ms(prev) >= 10000 THEN 1 ELSE 0 END) OVER (PARTITION BY bidder ORDER BY date_time ROWS UNBOUNDED PRECEDING) AS s
+        FROM (SELECT bidder, date_time, lag(date_time) OVER (PARTITION BY bidder ORDER BY date_time) AS prev FROM bid)
+      ) GROUP BY bidder, s)`,
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'n') }),
+  },
+];
+
+export const SOURCE = `CREATE SOURCE bid (
+  auction BIGINT NOT NULL, bidder BIGINT NOT NULL, price BIGINT NOT NULL, channel STRING, url STRING,
+  date_time TIMESTAMP(3) NOT NULL, extra STRING,
+  WATERMARK FOR date_time AS date_time - INTERVAL '1' SECOND
+) WITH (connector = 'file', path = 'bids.ndjson', format = 'ndjson');`;

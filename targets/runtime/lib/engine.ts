@@ -75,6 +75,7 @@ const BATCH = 512;
 export class Engine {
   readonly metrics: Metrics;
   private readonly abort = new AbortController();
+  private readonly onAbort = (): void => this.abort.abort();
   private ran = false;
   private readonly now: () => number;
   /** Messages through the status line (on a terminal it is cleared first). */
@@ -109,10 +110,8 @@ export class Engine {
         }),
     );
     this.now = opts.clock ?? ((): number => Date.now());
-    if (opts.signal) {
-      if (opts.signal.aborted) this.abort.abort();
-      else opts.signal.addEventListener('abort', () => this.abort.abort(), { once: true });
-    }
+    if (opts.signal?.aborted) this.abort.abort();
+    else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
     const srcs = this.srcs;
     const allOps = (): StatefulOp[] => this.allOps();
     this.metrics = {
@@ -208,6 +207,8 @@ export class Engine {
       return await this.runResumed(checkpoints, resumed, { scaleOut, member, store });
     } finally {
       if (!opts.stdout) process.stdout.off('error', this.onStdoutError);
+      // A long-lived signal (one per application) must not keep every finished engine alive.
+      opts.signal?.removeEventListener('abort', this.onAbort);
       checkpoints.release();
     }
   }

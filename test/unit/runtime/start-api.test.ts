@@ -85,8 +85,16 @@ test('start() runs an unbounded datagen pipeline; metrics() while it runs; stop(
 test('a bounded pipeline finishes by itself: done resolves with how = finished', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipec-start-'));
   try {
-    const run = start(await pipeline('total_rows = 300'), { baseDir: dir, env: {}, stdout: () => {}, stderr: () => {} });
+    // An application-wide abort signal: a finished run lets go of it.
+    const app = new AbortController();
+    const listeners: unknown[] = [];
+    const add = app.signal.addEventListener.bind(app.signal);
+    const remove = app.signal.removeEventListener.bind(app.signal);
+    app.signal.addEventListener = ((type: string, l: EventListener, o?: AddEventListenerOptions) => (listeners.push(l), add(type, l, o))) as typeof app.signal.addEventListener;
+    app.signal.removeEventListener = ((type: string, l: EventListener) => (listeners.splice(listeners.indexOf(l), 1), remove(type, l))) as typeof app.signal.removeEventListener;
+    const run = start(await pipeline('total_rows = 300'), { baseDir: dir, env: {}, signal: app.signal, stdout: () => {}, stderr: () => {} });
     assert.deepEqual(await run.done, { how: 'finished', signal: null });
+    assert.equal(listeners.length, 0, 'the run removed its listener from the signal');
     assert.equal(run.metrics().recordsOut.out, 300);
     assert.equal(readFileSync(join(dir, 'out.ndjson'), 'utf8').trimEnd().split('\n').length, 300);
   } finally {

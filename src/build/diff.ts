@@ -5,7 +5,7 @@
 // called compatible is one `pipec run` resumes from the checkpoint (docs/language-decisions.md).
 import type { IrColumn, IrOperator, IrSink, PlanDoc, SqlType } from '../plan/ir.ts';
 import { canonicalJson, liveOperators, stateFingerprints } from '../plan/state-fingerprints.ts';
-import { compareState, type StatePart, type StateVerdict } from '../shared/state-compat.ts';
+import { compareState, type StatePart, type StateVerdict } from '../../targets/runtime/lib/shared/state-compat.ts';
 import { formatSqlType, sameType } from '../types/sql-type.ts';
 
 export type Impact = 'compatible' | 'needs-backfill' | 'breaking';
@@ -135,4 +135,4 @@ function isWidening(from: SqlType, to: SqlType): boolean {
   if (from.kind === 'decimal' && to.kind === 'decimal') return from.scale === to.scale && to.precision >= from.precision;
   return false;
 }
-export { refusalText } from '../shared/state-compat.ts';
+export { refusalText } from '../../targets/runtime/lib/shared/state-compat.ts';

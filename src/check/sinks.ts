@@ -12,7 +12,7 @@ import { connectorOf } from './sources.ts';
 import { planQuery } from './select.ts';
 import { findColumn } from './scope.ts';
 import { parsePartitionBy, parseSortBy } from './iceberg-spec.ts';
-import { KAFKA_SINK_DEFAULTS } from '../connectors/kafka/config.ts';
+import { KAFKA_SINK_DEFAULTS } from '../../targets/runtime/lib/config/kafka/config.ts';
 
 /** Iceberg's default `write.target-file-size-bytes` (512 MiB). */
 const ICEBERG_DEFAULT_FILE_SIZE = 512 * 1024 * 1024;
@@ -123,7 +123,7 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
           key,
           acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
           idempotent: idem,
-          // The defaults of the connector's resolver (src/connectors/kafka/config.ts), decided once.
+          // The defaults of the connector's resolver (targets/runtime/lib/config/kafka/config.ts), decided once.
           delivery: (opts.string('delivery') ?? KAFKA_SINK_DEFAULTS.delivery) as IrKafkaSink['delivery'],
         };
         ir.kafka = k;
@@ -213,7 +213,7 @@ function icebergSink(ck: Checker, opts: CheckedOptions, schema: IrColumn[], span
     // Without commit_interval the sink commits at every checkpoint, as Flink's Iceberg sink does.
     commitIntervalMs: opts.number('commit_interval') ?? checkpointMs,
     writeMode: (opts.string('write_mode') ?? 'copy-on-write') as IrIcebergSink['writeMode'],
-    // snappy: the pipec writer runs on Node 20, whose zlib has no zstd (see targets/iceberg/writer).
+    // snappy: the pipec writer runs on Node 20, whose zlib has no zstd (see targets/runtime/lib/iceberg/writer).
     compressionCodec: opts.string('compression') ?? 'snappy',
   };
 }

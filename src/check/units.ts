@@ -1,7 +1,7 @@
 // Durations, sizes and intervals as users write them in options (LANGUAGE.md "Durations").
 // Sizes: KB/MB/GB/TB are decimal (10^3n), KiB/MiB/GiB/TiB binary (2^10n); see CONTEXT.md.
 import type { IntervalLit } from '../syntax/ast.ts';
-import { durationParts } from '../connectors/durations.ts';
+import { durationParts } from '../../targets/runtime/lib/config/durations.ts';
 
 
 const SIZE_UNITS: Record<string, number> = {

@@ -11,7 +11,7 @@ import { parseJsonText, type MappedSchema, type SchemaOrigin } from './origin.ts
 import { mapCatalog, readCatalog, type CatalogRead } from './postgres-catalog.ts';
 import { mapProtobuf, type ProtoFile } from './protobuf.ts';
 import { formatFits, parseSchemaRef, SCHEMA_KIND_NAMES } from './ref.ts';
-import { RegistryClient, type RegistryResult, type RegistrySchema } from '../shared/registry-client.ts';
+import { RegistryClient, type RegistryResult, type RegistrySchema } from '../../targets/runtime/lib/shared/registry-client.ts';
 import type { LoadedSchema, PostgresTableRequest, SchemaKind, SchemaLoader, SchemaRequest } from './schema-loader.ts';
 
 export { checkDeclaredColumns } from './check-columns.ts';

@@ -5,7 +5,7 @@ import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { T, type SqlType } from '../types/sql-type.ts';
 import { assertNever } from '../util/assert-never.ts';
 import { suggest } from '../util/suggest.ts';
-import { redactDsn } from '../shared/redact.ts';
+import { redactDsn } from '../../targets/runtime/lib/shared/redact.ts';
 import type { LoadedSchema, PostgresTableRequest } from './schema-loader.ts';
 
 type PgTypeOf = (typmod: number, nullable: boolean) => SqlType;

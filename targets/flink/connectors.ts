@@ -7,7 +7,7 @@ import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/p
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
-import { durationParts } from '../../src/connectors/durations.ts';
+import { durationParts } from '../runtime/lib/config/durations.ts';
 
 export type With = [string, string][];
 

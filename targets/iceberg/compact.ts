@@ -1,9 +1,9 @@
 // Runs every compaction policy of a plan once against its Iceberg table (`pipec compact`).
 // Failures are reported per policy as sentences naming the table and catalog, never as traces.
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import { openCatalog } from './writer/catalogs/open-catalog.ts';
-import { identFromName } from './writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from './writer/table-writer.ts';
+import { openCatalog } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
+import { identFromName } from '../runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../runtime/lib/iceberg/writer/table-writer.ts';
 import { runCompactionAction } from './writer/maintenance.ts';
 
 export interface CompactionOutcome {

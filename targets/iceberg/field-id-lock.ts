@@ -10,12 +10,8 @@ export interface IcebergSchema {
   fields: IcebergField[];
 }
 
-export interface PartitionFieldSpec {
-  'source-id': number;
-  'field-id': number;
-  name: string;
-  transform: string;
-}
+import type { PartitionFieldSpec } from '../runtime/lib/iceberg/writer/field-types.ts';
+export type { PartitionFieldSpec };
 
 export interface PartitionSpec {
   'spec-id': number;

@@ -3,14 +3,14 @@
 // both to DuckDB, which then needs no Iceberg extension). Equality deletes are refused: pipec
 // never writes them, and applying them needs the delete schema's equality semantics.
 import type { IrCatalog } from '../../src/plan/ir.ts';
-import { openCatalog } from './writer/catalogs/open-catalog.ts';
-import { identFromName } from './writer/catalogs/catalog.ts';
-import { readLiveFiles } from './writer/live-files.ts';
-import { CONTENT } from './writer/manifests.ts';
-import { currentSnapshot } from './writer/snapshot.ts';
-import { deletedPositions } from './writer/table-writer.ts';
-import { toPath } from './writer/file-io.ts';
-import type { SnapshotJson, TableMetadata } from './writer/metadata-json.ts';
+import { openCatalog } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
+import { identFromName } from '../runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { readLiveFiles } from '../runtime/lib/iceberg/writer/live-files.ts';
+import { CONTENT } from '../runtime/lib/iceberg/writer/manifests.ts';
+import { currentSnapshot } from '../runtime/lib/iceberg/writer/snapshot.ts';
+import { deletedPositions } from '../runtime/lib/iceberg/writer/table-writer.ts';
+import { toPath } from '../runtime/lib/iceberg/writer/file-io.ts';
+import type { SnapshotJson, TableMetadata } from '../runtime/lib/iceberg/writer/metadata-json.ts';
 
 export interface TableScan {
   /** `catalog.namespace.table`, for messages. */

@@ -3,18 +3,8 @@
 import type { SqlType } from '../../src/plan/ir.ts';
 import { assertNever } from '../../src/util/assert-never.ts';
 
-export type IcebergType =
-  | string
-  | { type: 'struct'; fields: IcebergField[] }
-  | { type: 'list'; 'element-id': number; element: IcebergType; 'element-required': boolean }
-  | { type: 'map'; 'key-id': number; key: IcebergType; 'value-id': number; value: IcebergType; 'value-required': boolean };
-
-export interface IcebergField {
-  id: number;
-  name: string;
-  required: boolean;
-  type: IcebergType;
-}
+import type { IcebergField, IcebergType } from '../runtime/lib/iceberg/writer/field-types.ts';
+export type { IcebergField, IcebergType };
 
 /** Primitive types by SQL kind; parameterised ones (decimal, timestamp) are handled below. */
 const PRIMITIVES = {

@@ -34,9 +34,20 @@ const LEAVES = ['src/util', 'src/diagnostics', 'src/types'];
 export const LAYERS: Layers = {
   // ---- leaves
   'src/util': { may: [], why: 'src/util holds leaf helpers every layer uses; it imports nothing of the tree.' },
-  'src/shared': {
+  // Code the compiler runs as well as the shipped runtime library lives in the runtime package
+  // (@pipec/runtime, targets/runtime), which imports nothing outside itself: the compiler
+  // imports it from there, never the other way round.
+  'targets/runtime/lib/shared': {
     may: [],
-    why: 'src/shared is code the shipped runtime library runs as well as the compiler; it imports only Node and npm packages.',
+    why: 'the schema registry client, redaction and state fingerprints are run by the compiler and the runtime library; they import only Node and npm packages.',
+  },
+  'targets/runtime/lib/config': {
+    may: [],
+    why: 'connector option resolvers are pure data functions, shared by the checker, the lowering and the runtime library (bundles ship them).',
+  },
+  'targets/runtime/lib/iceberg/writer': {
+    may: [],
+    why: 'the Iceberg writer runs in pipeline bundles and in `pipec compact`; it imports nothing of the compiler or the rest of the runtime library.',
   },
   'src/diagnostics': { may: ['src/util'], why: 'the diagnostics API is below every phase.' },
   'src/types': { may: ['src/util'], why: 'the SQL type model is part of the IR and below every phase.' },
@@ -44,7 +55,7 @@ export const LAYERS: Layers = {
   grammar: { may: [], why: 'grammar/ is the pure language definition (lexer, parser); the driver and the AST live in src/syntax.' },
   'src/syntax': { may: ['grammar', ...LEAVES], why: 'the front ends know the grammar, never the checker, the plan or a target.' },
   'src/schema': {
-    may: ['src/syntax', 'src/shared', ...LEAVES],
+    may: ['src/syntax', 'targets/runtime/lib/shared', ...LEAVES],
     why: 'schema sources map external schemas into the type model for the checker; they know no plan.',
   },
   // ---- the IR and the phases that make and read it
@@ -52,12 +63,12 @@ export const LAYERS: Layers = {
   'src/plan/optimize': { may: ['src/plan', ...LEAVES], why: 'optimizer passes are PlanDoc → PlanDoc.' },
   'src/plan/print': { may: ['src/plan', ...LEAVES], why: 'the printers read the plan only.' },
   'src/plan/physical': {
-    may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'src/connectors', ...LEAVES],
+    may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the lowering reads the checked plan (and prints its expressions) and resolves connector options with the shared resolvers.',
   },
-  'src/connectors': { may: [], why: 'connector option resolvers are pure data functions, shared by the checker, the lowering and the runtime library (bundles ship them).' },
+  'src/connectors': { may: [], why: 'the table of runtime modules is plain data the code generator and the bundler read.' },
   'src/check': {
-    may: ['src/syntax', 'src/schema', 'src/plan', 'src/shared', 'src/connectors', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/plan', 'targets/runtime/lib/shared', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the checker turns the AST into the plan; it runs before the lints and never calls them.',
   },
   'src/lint': {
@@ -66,26 +77,24 @@ export const LAYERS: Layers = {
   },
   // ---- targets: the IR and the diagnostics API only (STYLE.md 1)
   'targets/clickhouse': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
-  'targets/flink': { may: ['src/plan', 'src/plan/print', 'src/connectors', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and the plan printer\'s duration format).' },
-  // With its writer (targets/iceberg/writer/), which pipeline bundles run: what the runtime
-  // library reaches of it is held to the package and away from the compiler by the last test.
-  'targets/iceberg': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
+  'targets/flink': { may: ['src/plan', 'src/plan/print', 'targets/runtime/lib/config', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and the plan printer\'s duration format).' },
+  // Its writer lives in the runtime package (targets/runtime/lib/iceberg/writer/), which pipeline bundles run.
+  'targets/iceberg': { may: ['src/plan', 'targets/runtime/lib/iceberg/writer', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and writes tables with the writer).' },
   'targets/runtime': {
     may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'src/connectors', 'package.json', ...LEAVES],
     why: 'the runtime target reads only the plan IR and the diagnostics API.',
   },
   'targets/runtime/codegen': {
-    may: ['targets/runtime/lib', 'targets/iceberg', 'src/plan', 'src/plan/physical', 'src/connectors', ...LEAVES],
+    may: ['targets/runtime/lib', 'targets/runtime/lib/config', 'targets/iceberg', 'src/plan', 'src/plan/physical', 'src/connectors', ...LEAVES],
     why: 'runtime codegen reads the plan IR (and the Iceberg table layout it writes to), never a phase.',
   },
   'targets/runtime/lib': {
-    may: ['src/shared', 'src/connectors', 'targets/iceberg'],
-    mayTypes: ['src/plan', 'src/types'],
-    why: 'the runtime library is shipped as source and bundled into pipelines without the compiler; shared code goes to src/shared.',
+    may: ['targets/runtime/lib/shared', 'targets/runtime/lib/config', 'targets/runtime/lib/iceberg/writer'],
+    why: 'the runtime library is the package @pipec/runtime, shipped as source and bundled into pipelines without the compiler: it imports nothing outside targets/runtime.',
   },
   // ---- drivers and entry points
   'src/build': {
-    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'src/plan/physical', 'src/connectors', 'targets/clickhouse', 'targets/flink', 'targets/iceberg', 'targets/runtime', 'src/shared', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/check', 'src/lint', 'src/plan', 'src/plan/optimize', 'src/plan/print', 'src/plan/physical', 'src/connectors', 'targets/clickhouse', 'targets/flink', 'targets/iceberg', 'targets/runtime', 'targets/runtime/lib/shared', 'targets/runtime/lib/config', 'targets/runtime/lib/iceberg/writer', ...LEAVES],
     why: 'the driver knows every phase and every target, and nothing above it.',
   },
   'src/test-runner': {
@@ -154,17 +163,24 @@ test('a wrong-way import fails with the file, the import and the rule it breaks'
   const edges: ImportEdge[] = [
     { from: 'targets/runtime/lib/formats/avro.ts', specifier: '../../../../src/schema/avro.ts', to: 'src/schema/avro.ts', line: 7, typeOnly: false },
     { from: 'src/check/select.ts', specifier: '../lint/index.ts', to: 'src/lint/index.ts', line: 3, typeOnly: false },
-    // Allowed ones stay quiet: a lint reading the plan, the runtime library typing the IR.
+    // Allowed ones stay quiet: a lint reading the plan, the compiler using the runtime package's resolvers.
     { from: 'src/lint/index.ts', specifier: '../plan/ir.ts', to: 'src/plan/ir.ts', line: 4, typeOnly: false },
+    { from: 'src/check/sinks.ts', specifier: '../../targets/runtime/lib/config/kafka/config.ts', to: 'targets/runtime/lib/config/kafka/config.ts', line: 5, typeOnly: false },
+    // The runtime package imports nothing outside itself, not even the IR's types (it is published on its own).
     { from: 'targets/runtime/lib/runner.ts', specifier: '../../../src/plan/ir.ts', to: 'src/plan/ir.ts', line: 5, typeOnly: true },
   ];
   const bad = layeringViolations(edges, LAYERS);
-  assert.equal(bad.length, 2, bad.join('\n'));
-  assert.match(bad[0]!, /^targets\/runtime\/lib\/formats\/avro\.ts:7 imports '\.\.\/\.\.\/\.\.\/\.\.\/src\/schema\/avro\.ts' \(src\/schema\/avro\.ts\): targets\/runtime\/lib may not import src\/schema — the runtime library is shipped/);
+  assert.equal(bad.length, 3, bad.join('\n'));
+  assert.match(bad[0]!, /^targets\/runtime\/lib\/formats\/avro\.ts:7 imports '\.\.\/\.\.\/\.\.\/\.\.\/src\/schema\/avro\.ts' \(src\/schema\/avro\.ts\): targets\/runtime\/lib may not import src\/schema — the runtime library is the package @pipec\/runtime/);
   assert.match(bad[1]!, /^src\/check\/select\.ts:3 imports .*: src\/check may not import src\/lint — the checker .* src\/check may import: src\/syntax, /);
-  // The same IR import as a value (it would be bundled) is refused, and says what is allowed.
-  const value = layeringViolations([{ ...edges[3]!, typeOnly: false }], LAYERS);
-  assert.match(value[0]!, /targets\/runtime\/lib may not import src\/plan \(only `import type` of src\/plan is allowed\)/);
+  assert.match(bad[2]!, /^targets\/runtime\/lib\/runner\.ts:5 .*: targets\/runtime\/lib may not import src\/plan — /);
+  // A layer allowed only erased imports of another: the same import as a value (it would be
+  // bundled) is refused, and says what is allowed.
+  const typesOnly: Layers = { a: { may: [], mayTypes: ['b'], why: 'a only types b.' }, b: { may: [], why: 'b is a leaf.' } };
+  const edge: ImportEdge = { from: 'a/x.ts', specifier: '../b/y.ts', to: 'b/y.ts', line: 2, typeOnly: true };
+  assert.deepEqual(layeringViolations([edge], typesOnly), []);
+  const value = layeringViolations([{ ...edge, typeOnly: false }], typesOnly);
+  assert.match(value[0]!, /a may not import b \(only `import type` of b is allowed\)/);
 });
 
 test('a cycle between two folders is reported with one import per arrow', () => {

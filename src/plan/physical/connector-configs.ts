@@ -1,15 +1,15 @@
 // The lowering's connector step: each source's and sink's options resolved by its connector's
-// resolver (src/connectors/<name>/config.ts), with what the checker already decided (the Kafka
+// resolver (targets/runtime/lib/config/<name>/config.ts), with what the checker already decided (the Kafka
 // sink key, the file format, the Iceberg table settings) passed in so nothing is decided twice.
 import type { IrSink, IrSource } from '../ir.ts';
-import type { SinkConfig, SourceConfig } from '../../connectors/config-types.ts';
+import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
 import type { CommitPoint } from './types.ts';
-import { resolveKafkaSink, resolveKafkaSource } from '../../connectors/kafka/config.ts';
-import { resolveClickHouseSink } from '../../connectors/clickhouse/config.ts';
-import { resolvePostgresCdcSource } from '../../connectors/postgres-cdc/config.ts';
-import { resolveFileSink, resolveFileSource } from '../../connectors/file/config.ts';
-import { resolveStdoutSink } from '../../connectors/stdout/config.ts';
-import { resolveDatagenSource } from '../../connectors/datagen/config.ts';
+import { resolveKafkaSink, resolveKafkaSource } from '../../../targets/runtime/lib/config/kafka/config.ts';
+import { resolveClickHouseSink } from '../../../targets/runtime/lib/config/clickhouse/config.ts';
+import { resolvePostgresCdcSource } from '../../../targets/runtime/lib/config/postgres-cdc/config.ts';
+import { resolveFileSink, resolveFileSource } from '../../../targets/runtime/lib/config/file/config.ts';
+import { resolveStdoutSink } from '../../../targets/runtime/lib/config/stdout/config.ts';
+import { resolveDatagenSource } from '../../../targets/runtime/lib/config/datagen/config.ts';
 
 export function sourceConfig(s: IrSource, pipeline: string): SourceConfig {
   switch (s.connector) {

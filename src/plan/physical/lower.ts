@@ -7,7 +7,7 @@ import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
 import { liveOperators, sourcesNeedingNormalize } from '../state-fingerprints.ts';
 import { assertNever } from '../../util/assert-never.ts';
-import { OptionReader } from '../../connectors/option-reader.ts';
+import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
 import { commitPoint, sinkConfig, sourceConfig } from './connector-configs.ts';
 import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type VersionClock } from './types.ts';
 

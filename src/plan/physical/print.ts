@@ -1,7 +1,7 @@
 // `pipec plan --physical` in text, json and dot. Connector configs print every resolved field
 // (delivery, acks, commit intervals, dedup mode...); `${VAR}` templates print as written and a
 // secret written inline (a password, a DSN's password) prints as `***`.
-import type { SinkConfig, SourceConfig } from '../../connectors/config-types.ts';
+import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
 import { displayText } from '../../util/unsafe-text.ts';
 import { formatDuration } from '../print/format.ts';
 import { stateBoundText } from '../print/expr.ts';

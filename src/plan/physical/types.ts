@@ -1,7 +1,7 @@
 // The physical plan: the logical plan (PlanDoc) lowered to everything a target must not decide
 // alone. Plain JSON, versioned by PHYSICAL_VERSION; `pipec plan --physical` prints it (text,
 // json, dot) and the runtime code generator reads it. Documented in src/plan/CONTEXT.md.
-import type { SinkConfig, SourceConfig } from '../../connectors/config-types.ts';
+import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
 import type { Changelog, IrOperatorKind, StateBound } from '../ir.ts';
 import type { Span } from '../../diagnostics/span.ts';
 
@@ -34,7 +34,7 @@ export interface PhysicalSource {
   connector: SourceConfig['connector'];
   /** Some live operator scans it; a dead source is neither opened nor read. */
   live: boolean;
-  /** Every option resolved, every default applied (src/connectors/<name>/config.ts). */
+  /** Every option resolved, every default applied (targets/runtime/lib/config/<name>/config.ts). */
   config: SourceConfig;
   /**
    * The row the source produces, in order: the used columns, the watermark column when pruned

@@ -5,16 +5,16 @@
 // `_last_updated_sequence_number` are written into the new files: the spec's rule for rows
 // moved without being modified), and the deletion vectors of rewritten files go with them.
 import type { IrCompactionAction } from '../../../src/plan/ir.ts';
-import { IcebergTableWriter, commitMetadataChange, deletedPositions, readParquetRows } from './table-writer.ts';
-import { isDeletionVector } from './deletion-vectors.ts';
-import { readRowsToMove } from './row-lineage.ts';
-import { currentSchemaFields, type Id } from './metadata-json.ts';
-import { readLiveFiles } from './live-files.ts';
-import { CONTENT, decodeManifest, decodeManifestList, type DataFile } from './manifests.ts';
-import { currentSnapshot } from './snapshot.ts';
-import { listFiles, readBytes, remove } from './file-io.ts';
-import type { TableMetadata } from './metadata-json.ts';
-import type { LoadedTable } from './catalogs/catalog.ts';
+import { IcebergTableWriter, commitMetadataChange, deletedPositions, readParquetRows } from '../../runtime/lib/iceberg/writer/table-writer.ts';
+import { isDeletionVector } from '../../runtime/lib/iceberg/writer/deletion-vectors.ts';
+import { readRowsToMove } from '../../runtime/lib/iceberg/writer/row-lineage.ts';
+import { currentSchemaFields, type Id } from '../../runtime/lib/iceberg/writer/metadata-json.ts';
+import { readLiveFiles } from '../../runtime/lib/iceberg/writer/live-files.ts';
+import { CONTENT, decodeManifest, decodeManifestList, type DataFile } from '../../runtime/lib/iceberg/writer/manifests.ts';
+import { currentSnapshot } from '../../runtime/lib/iceberg/writer/snapshot.ts';
+import { listFiles, readBytes, remove } from '../../runtime/lib/iceberg/writer/file-io.ts';
+import type { TableMetadata } from '../../runtime/lib/iceberg/writer/metadata-json.ts';
+import type { LoadedTable } from '../../runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 
 export interface ActionReport {

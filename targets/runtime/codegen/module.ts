@@ -16,7 +16,7 @@ import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
 import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
-import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
+import type { SinkConfig, SourceConfig } from '../lib/config/config-types.ts';
 
 export interface Unsupported {
   what: string;

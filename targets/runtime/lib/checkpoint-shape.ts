@@ -5,7 +5,7 @@
 // its sinks resumed, writing every row again. Hand-written rather than a JSON Schema: the
 // runtime bundle stays free of a schema compiler, and each message names the JSON path.
 
-import { compareState, refusalText, type StateFingerprints, type StateVerdict } from '../../../src/shared/state-compat.ts';
+import { compareState, refusalText, type StateFingerprints, type StateVerdict } from './shared/state-compat.ts';
 
 /** What is wrong, with the JSON path of the field (`sources.events.records`). */
 export class ShapeError extends Error {}

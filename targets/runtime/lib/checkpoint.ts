@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { fsyncDir } from './io/sinks.ts';
 import type { TaskEntry } from './member-store.ts';
 import { checkAgainstPlan, checkShape, ShapeError, StateChangedError, type PlanParts } from './checkpoint-shape.ts';
-import type { StateFingerprints } from '../../../src/shared/state-compat.ts';
+import type { StateFingerprints } from './shared/state-compat.ts';
 
 export interface CheckpointDoc {
   /**

@@ -2,7 +2,7 @@
 // that moves them between members when the consumer group rebalances (member-store.ts says
 // how the store decides which entry is the newest). The runner calls `handOver()` at the top
 // of its loop — never inside a checkpoint — and routes each row through `row()`.
-import { compareState } from '../../../src/shared/state-compat.ts';
+import { compareState } from './shared/state-compat.ts';
 import type { RunningSource } from './io/source-types.ts';
 import type { PipelineDef } from './pipeline-types.ts';
 import { rowKind, type Row, type StatefulOp } from './ops/types.ts';

@@ -7,6 +7,8 @@ export { compareStrings, compareValues } from './compare-strings.ts';
 export * as sql from './sql-fns.ts';
 export { hllNew, hllAdd, hllMerge, hllCount } from './hll.ts';
 export { runPipelineDef, type RunOptions } from './runner.ts';
+export { start, type RunHandle, type RunMetrics, type StartOptions } from './start.ts';
+export { RunError, RunUsageError, ConnectorStartError, CheckpointRefusedError, CheckpointLockedError, RunFailedError, EXIT_CODES, exitCodeOf, type RunErrorCode, type RunResult } from './run-errors.ts';
 export type { PipelineDef, Instance, Builders, GraphNode } from './pipeline-types.ts';
 export type { SourceDef, ColumnDef, DecodeError, RunningSource, SourceSink, Coordinates } from './io/source-types.ts';
 export { META, meta } from './io/source-types.ts';

@@ -13,7 +13,7 @@
 // from it with epoch + 1. A holder that never releases (it died) is waited for only up to the
 // handover timeout; its last checkpoint is then the state, which is consistent with its sinks:
 // what it wrote after that checkpoint was never committed.
-import type { StateFingerprints } from '../../../src/shared/state-compat.ts';
+import type { StateFingerprints } from './shared/state-compat.ts';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, parseCheckpoint, type CheckpointDoc } from './checkpoint.ts';

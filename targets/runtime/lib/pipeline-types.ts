@@ -1,6 +1,6 @@
 // The shape of a generated pipeline module, as the runner consumes it.
 import type { Row, StatefulOp } from './ops/types.ts';
-import type { StateFingerprints } from '../../../src/shared/state-compat.ts';
+import type { StateFingerprints } from './shared/state-compat.ts';
 import type { SourceDef } from './io/source-types.ts';
 import type { RunningSink, SinkDef } from './io/sinks.ts';
 import type { RuntimeModule } from './connectors.ts';

@@ -1,8 +1,8 @@
 // A writer process for the kill test: appends batches of 50 rows to a filesystem-catalog table
 // until killed, numbering rows from the given start. Each snapshot adds one whole batch.
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
 
 const [warehouse, start] = process.argv.slice(2);
 const first = Number(start ?? 0);

@@ -10,14 +10,14 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { icebergTarget } from '../../../targets/iceberg/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
 import { runCompactionAction } from '../../../targets/iceberg/writer/maintenance.ts';
-import { readLiveFiles } from '../../../targets/iceberg/writer/live-files.ts';
-import { parseMetadataJson } from '../../../targets/iceberg/writer/metadata-json.ts';
+import { readLiveFiles } from '../../../targets/runtime/lib/iceberg/writer/live-files.ts';
+import { parseMetadataJson } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 import { readIcebergTable } from '../../support/pyiceberg.ts';
-import { applyTransform } from '../../../targets/iceberg/writer/transforms.ts';
+import { applyTransform } from '../../../targets/runtime/lib/iceberg/writer/transforms.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
 
 async function freshTable(dir: string): Promise<{ writer: IcebergTableWriter; catalog: FilesystemCatalog }> {

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { icebergTarget } from '../../../targets/iceberg/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
 import { runCompactionAction } from '../../../targets/iceberg/writer/maintenance.ts';
-import { parseMetadataJson, type TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
+import { parseMetadataJson, type TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
 import { probe } from './probe.ts';
 

@@ -9,16 +9,16 @@ import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { icebergTarget } from '../../../targets/iceberg/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { SqlCatalog } from '../../../targets/iceberg/writer/catalogs/sql-catalog.ts';
-import { identFromName, type Catalog } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
-import { parseMetadataJson, type TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { SqlCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/sql-catalog.ts';
+import { identFromName, type Catalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
+import { parseMetadataJson, type TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 import { readIcebergTable } from '../../support/pyiceberg.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
 import type { IrPartitionField } from '../../../src/plan/ir.ts';
 import { probe } from './probe.ts';
-import { applyTransform } from '../../../targets/iceberg/writer/transforms.ts';
+import { applyTransform } from '../../../targets/runtime/lib/iceberg/writer/transforms.ts';
 
 const PARTITIONED: IrPartitionField[] = [
   { column: 'window_start', transform: 'day', param: null },

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { queryDuckDb } from '../../support/duckdb.ts';
 import { readIcebergTable } from '../../support/pyiceberg.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { pipec } from '../../cli/run-cli.ts';
 
 const ROWS = 4000;

@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { compileFile } from '../../../src/build/compile.ts';
 import { runPipeline } from '../../../targets/runtime/index.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { readIcebergTable, type IcebergTableDump } from '../../support/pyiceberg.ts';
 
 export interface RunOutcome {

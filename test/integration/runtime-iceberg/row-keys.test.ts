@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
-import { readLiveFiles } from '../../../targets/iceberg/writer/live-files.ts';
-import { readDataFileRecords } from '../../../targets/iceberg/writer/read-records.ts';
-import type { TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
+import { readLiveFiles } from '../../../targets/runtime/lib/iceberg/writer/live-files.ts';
+import { readDataFileRecords } from '../../../targets/runtime/lib/iceberg/writer/read-records.ts';
+import type { TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 import type { IcebergField } from '../../../targets/iceberg/type-map.ts';
 import { KeyCodec, KeySet, PartitionFilter } from '../../../targets/runtime/lib/iceberg/row-keys.ts';
 

@@ -16,9 +16,9 @@ import { pgClient } from '../postgres-cdc/harness.ts';
 import { chCommand, chQuery } from '../clickhouse-sink/harness.ts';
 import { startRestCatalog } from '../iceberg/rest-server.ts';
 import { lineageOf, rowLineage } from '../iceberg/v3-scenario.ts';
-import { RestCatalog } from '../../../targets/iceberg/writer/catalogs/rest-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
+import { RestCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/rest-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
 import { startPipeline, until } from '../runtime-cdc/harness.ts';
 
 const SPEC = path.join(import.meta.dirname, '..', '..', '..', 'specs', 'customer_orders_cdc.pipe.sql');

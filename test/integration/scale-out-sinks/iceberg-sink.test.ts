@@ -11,8 +11,8 @@ import { icebergModule } from '../../../targets/runtime/lib/modules/iceberg.ts';
 import type { RunningSink, SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { setRowKind, type Row } from '../../../targets/runtime/lib/ops/types.ts';
 import type { IcebergSinkSpec } from '../../../targets/runtime/lib/iceberg/spec.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { readFsTable } from '../runtime-iceberg/helpers.ts';
 import { memberContext } from './context.ts';
 

@@ -8,7 +8,7 @@ import { compileFile } from '../../../src/build/compile.ts';
 import { diffPlans, overallImpact, stateVerdict } from '../../../src/build/diff.ts';
 import { generateModule } from '../../../targets/runtime/index.ts';
 import { checkAgainstPlan, ShapeError } from '../../../targets/runtime/lib/checkpoint-shape.ts';
-import type { StateFingerprints } from '../../../src/shared/state-compat.ts';
+import type { StateFingerprints } from '../../../targets/runtime/lib/shared/state-compat.ts';
 import type { PlanDoc } from '../../../src/plan/ir.ts';
 
 const BASE = `-- a header comment

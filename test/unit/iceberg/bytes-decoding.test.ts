@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parquetReadObjects } from 'hyparquet';
-import { writeParquetDataFile } from '../../../targets/iceberg/writer/parquet-data-file.ts';
+import { writeParquetDataFile } from '../../../targets/runtime/lib/iceberg/writer/parquet-data-file.ts';
 import { bytesDecoder } from '../../../targets/runtime/lib/iceberg/table-binding.ts';
 
 test('BYTES: the runtime base64 text becomes the bytes, also inside lists, structs and maps', () => {

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { toLocation, toPath } from '../../../targets/iceberg/writer/file-io.ts';
-import { humanDecimal, humanPartitionValue, partitionToPath, urlEncodeJava } from '../../../targets/iceberg/writer/partition-path.ts';
-import { decodeManifest, decodeManifestList } from '../../../targets/iceberg/writer/manifests.ts';
-import { FilesystemCatalog } from '../../../targets/iceberg/writer/catalogs/filesystem-catalog.ts';
-import { identFromName } from '../../../targets/iceberg/writer/catalogs/catalog.ts';
-import { IcebergTableWriter } from '../../../targets/iceberg/writer/table-writer.ts';
-import type { TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
+import { toLocation, toPath } from '../../../targets/runtime/lib/iceberg/writer/file-io.ts';
+import { humanDecimal, humanPartitionValue, partitionToPath, urlEncodeJava } from '../../../targets/runtime/lib/iceberg/writer/partition-path.ts';
+import { decodeManifest, decodeManifestList } from '../../../targets/runtime/lib/iceberg/writer/manifests.ts';
+import { FilesystemCatalog } from '../../../targets/runtime/lib/iceberg/writer/catalogs/filesystem-catalog.ts';
+import { identFromName } from '../../../targets/runtime/lib/iceberg/writer/catalogs/catalog.ts';
+import { IcebergTableWriter } from '../../../targets/runtime/lib/iceberg/writer/table-writer.ts';
+import type { TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 
 test('locations name the file as stored: no percent-encoding, file:/, file:/// and localhost read the same', () => {
   assert.equal(toLocation('/tmp/my wh/t/data/city=Z%C3%BCrich/a.parquet'), 'file:///tmp/my wh/t/data/city=Z%C3%BCrich/a.parquet');

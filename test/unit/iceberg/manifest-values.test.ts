@@ -3,9 +3,9 @@
 // complement; manifest-list `contains_nan` false (not null) as Java writes it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimalRequiredBytes } from '../../../targets/iceberg/writer/single-value.ts';
-import { decodeManifest, decodeManifestList, encodeManifest, encodeManifestList, summarizeManifest, CONTENT, STATUS, type SpecContext } from '../../../targets/iceberg/writer/manifests.ts';
-import { decodeAvroContainer } from '../../../targets/iceberg/writer/avro-container.ts';
+import { decimalRequiredBytes } from '../../../targets/runtime/lib/iceberg/writer/single-value.ts';
+import { decodeManifest, decodeManifestList, encodeManifest, encodeManifestList, summarizeManifest, CONTENT, STATUS, type SpecContext } from '../../../targets/runtime/lib/iceberg/writer/manifests.ts';
+import { decodeAvroContainer } from '../../../targets/runtime/lib/iceberg/writer/avro-container.ts';
 
 test('decimal sizes: the minimum bytes per precision (TypeUtil.decimalRequiredBytes)', () => {
   assert.deepEqual([1, 2, 9, 10, 12, 18, 19, 38].map(decimalRequiredBytes), [1, 1, 4, 5, 6, 8, 9, 16]);

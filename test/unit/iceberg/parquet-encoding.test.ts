@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import { writeParquetDataFile, PARQUET_CREATED_BY } from '../../../targets/iceberg/writer/parquet-data-file.ts';
+import { writeParquetDataFile, PARQUET_CREATED_BY } from '../../../targets/runtime/lib/iceberg/writer/parquet-data-file.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 

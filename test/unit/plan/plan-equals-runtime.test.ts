@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { compileFile } from '../../../src/build/compile.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
-import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
+import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
 import { instantiateBody } from '../../../targets/runtime/index.ts';
 import { ALL_MODULES } from '../../../targets/runtime/all-modules.ts';

@@ -12,7 +12,7 @@ import { writeCheckpoint } from '../../../targets/runtime/lib/checkpoint.ts';
 import { SourceClock } from '../../../targets/runtime/lib/watermarks.ts';
 import type { Row, StatefulOp } from '../../../targets/runtime/lib/ops/types.ts';
 import type { PipelineDef } from '../../../targets/runtime/lib/pipeline-types.ts';
-import type { StateFingerprints } from '../../../src/shared/state-compat.ts';
+import type { StateFingerprints } from '../../../targets/runtime/lib/shared/state-compat.ts';
 import type { RunningSource, SourceDef } from '../../../targets/runtime/lib/io/source-types.ts';
 
 /** Counts the rows it saw; its state is that count. */

@@ -9,7 +9,7 @@ import { sinkOptions } from '../../../targets/runtime/lib/kafka/options.ts';
 import { batchToken } from '../../../targets/runtime/lib/clickhouse/clickhouse-sink.ts';
 import { eosToken, type ClickHouseIntervalProgress } from '../../../targets/runtime/lib/clickhouse/exactly-once.ts';
 import { committedSeq } from '../../../targets/runtime/lib/iceberg/progress.ts';
-import type { TableMetadata } from '../../../targets/iceberg/writer/metadata-json.ts';
+import type { TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 
 const env = { PIPEC_KAFKA_BROKERS: 'h:1' };
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connectionConfig } from '../../../src/schema/postgres-catalog.ts';
-import { redactDsn, redactUrl } from '../../../src/shared/redact.ts';
+import { redactDsn, redactUrl } from '../../../targets/runtime/lib/shared/redact.ts';
 
 test('registry URLs lose their whole userinfo (an API key is a credential too)', () => {
   assert.equal(redactUrl('https://KEY:SECRET@psrc-1.example.cloud/'), 'https://***@psrc-1.example.cloud/');

@@ -1,8 +1,8 @@
 // `clickhouse` sink options as the runtime sink needs them, made from the resolved config the
-// compiler decided (src/connectors/clickhouse/config.ts), and the URL with its password
+// compiler decided (targets/runtime/lib/config/clickhouse/config.ts), and the URL with its password
 // redacted for messages.
-import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
-import { resolveClickHouseSink, type ClickHouseSinkConfig } from '../../../../src/connectors/clickhouse/config.ts';
+import { ConnectorConfigError, rawOptions } from '../config/option-reader.ts';
+import { resolveClickHouseSink, type ClickHouseSinkConfig } from '../config/clickhouse/config.ts';
 
 export type DedupMode = 'auto' | 'token' | 'off';
 
@@ -50,7 +50,7 @@ export function redactUrl(url: string): string {
 
 /**
  * The runtime's options of a sink, from the resolved config the compiler decided (`def.config`,
- * src/connectors/clickhouse/config.ts). Only run-time facts are added: the URL and credentials
+ * targets/runtime/lib/config/clickhouse/config.ts). Only run-time facts are added: the URL and credentials
  * from the environment when the spec gives none.
  */
 export function sinkOptionsOf(name: string, cfg: ClickHouseSinkConfig, env: Record<string, string | undefined>): ClickHouseSinkOptions {

@@ -1,8 +1,8 @@
 // The Confluent wire format (magic byte 0, 4-byte big-endian schema id, for Protobuf the
 // message-index array, then the payload) and the writer schemas it names, fetched from the
-// schema registry by id (`GET /schemas/ids/{id}`, through the registry client of src/shared/, which the compiler uses too)
+// schema registry by id (`GET /schemas/ids/{id}`, through the registry client of lib/shared/, which the compiler uses too)
 // and compiled once per id.
-import { RegistryClient, type RegistryFailure, type RegistrySchema } from '../../../../src/shared/registry-client.ts';
+import { RegistryClient, type RegistryFailure, type RegistrySchema } from '../shared/registry-client.ts';
 import { FormatError, type WhereOf } from './types.ts';
 
 export const HEADER_BYTES = 5;

@@ -23,15 +23,15 @@ import type { Row } from '../ops/types.ts';
 import type { RunningSink, SinkDef } from '../io/sinks.ts';
 import { fsyncDir } from '../io/sinks.ts';
 import type { ConnectorContext } from '../connectors.ts';
-import type { DataFile } from '../../../iceberg/writer/manifests.ts';
-import { exists, toPath } from '../../../iceberg/writer/file-io.ts';
+import type { DataFile } from './writer/manifests.ts';
+import { exists, toPath } from './writer/file-io.ts';
 import type { IcebergSinkSpec } from './spec.ts';
 import { bindTable, IcebergSinkError, SinkLabel, type BoundTable } from './table-binding.ts';
 import { decodeState } from '../codec.ts';
 import { committedSeq, decodeProgress, encodeProgress, SUMMARY, type Batch, type Progress } from './progress.ts';
 import { KeyCodec } from './row-keys.ts';
 import { UpsertWriter, type UpsertParts } from './upsert-window.ts';
-import type { IcebergField } from '../../../iceberg/type-map.ts';
+import type { IcebergField } from './writer/field-types.ts';
 
 /** Source positions as plain JSON for people and other tools (Maps → objects, BigInts → strings). */
 function plainJson(positions: Record<string, unknown>): string {

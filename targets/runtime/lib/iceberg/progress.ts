@@ -3,8 +3,8 @@
 // their delete files / replaced files / touched keys to each batch (optional fields, so
 // append progress of earlier versions still reads).
 import { encodeState, decodeState } from '../codec.ts';
-import type { DataFile } from '../../../iceberg/writer/manifests.ts';
-import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+import type { DataFile } from './writer/manifests.ts';
+import type { TableMetadata } from './writer/metadata-json.ts';
 import type { UpsertParts } from './upsert-window.ts';
 
 /** Data files closed by one checkpoint. */

@@ -2,11 +2,11 @@
 // buffers and for that row read back from a data file), and the pruning that says which data
 // files may hold a key — by the key columns' lower/upper bounds in the manifests and, when the
 // partition is a function of the key alone, by partition values.
-import type { DataFile } from '../../../iceberg/writer/manifests.ts';
-import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
-import { applyTransform, transformResultType } from '../../../iceberg/writer/transforms.ts';
-import { decimalUnscaled, toMicros } from '../../../iceberg/writer/values.ts';
-import type { IcebergField } from '../../../iceberg/type-map.ts';
+import type { DataFile } from './writer/manifests.ts';
+import type { TableMetadata } from './writer/metadata-json.ts';
+import { applyTransform, transformResultType } from './writer/transforms.ts';
+import { decimalUnscaled, toMicros } from './writer/values.ts';
+import type { IcebergField } from './writer/field-types.ts';
 
 type Rec = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // What the code generator tells the runtime's Iceberg sink (`SinkDef.iceberg`): the table, the
 // catalog with its option values resolved from the environment at run time, the metadata to
 // create the table with when it is missing, and the sink's write settings.
-import type { TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
+import type { TableMetadata } from './writer/metadata-json.ts';
 
 export type CatalogType = 'filesystem' | 'sql' | 'rest';
 

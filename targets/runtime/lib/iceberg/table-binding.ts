@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { Row } from '../ops/types.ts';
 import type { SinkDef } from '../io/sinks.ts';
 import type { IcebergSinkSpec } from './spec.ts';
-import type { Catalog, LoadedTable } from '../../../iceberg/writer/catalogs/catalog.ts';
-import { identFromName } from '../../../iceberg/writer/catalogs/catalog.ts';
-import { openCatalogWith } from '../../../iceberg/writer/catalogs/open-catalog.ts';
-import { IcebergTableWriter } from '../../../iceberg/writer/table-writer.ts';
-import { currentSchemaFields, type TableMetadata } from '../../../iceberg/writer/metadata-json.ts';
-import type { IcebergField, IcebergType } from '../../../iceberg/type-map.ts';
+import type { Catalog, LoadedTable } from './writer/catalogs/catalog.ts';
+import { identFromName } from './writer/catalogs/catalog.ts';
+import { openCatalogWith } from './writer/catalogs/open-catalog.ts';
+import { IcebergTableWriter } from './writer/table-writer.ts';
+import { currentSchemaFields, type TableMetadata } from './writer/metadata-json.ts';
+import type { IcebergField, IcebergType } from './writer/field-types.ts';
 
 /** A message for the user: the runner prints `stack`, which is the message alone. */
 export class IcebergSinkError extends Error {

@@ -10,8 +10,8 @@
 import { readDecimal, readTimestamp, type Int64 } from '../values.ts';
 import type { ColumnDef, RunningSource, SourceDef, SourceSink } from './source-types.ts';
 import { datagenSourceConfig } from './resolved-configs.ts';
-import { ConnectorConfigError } from '../../../../src/connectors/option-reader.ts';
-import type { DatagenSourceConfig } from '../../../../src/connectors/datagen/config.ts';
+import { ConnectorConfigError } from '../config/option-reader.ts';
+import type { DatagenSourceConfig } from '../config/datagen/config.ts';
 
 type Gen = (i: number) => unknown;
 

@@ -2,7 +2,7 @@
 // partition (own watermark). Bounded unless `follow`, which tails new lines and new files.
 // Positions: byte offset + line (NDJSON), records read (CSV, Parquet).
 import { fileSourceConfig } from './resolved-configs.ts';
-import type { FileSourceConfig } from '../../../../src/connectors/file/config.ts';
+import type { FileSourceConfig } from '../config/file/config.ts';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';

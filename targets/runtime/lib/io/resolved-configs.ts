@@ -1,12 +1,12 @@
 // The resolved config of a built-in connector's def: the one the compiler decided (`def.config`,
 // written by the generated module), or for a hand-made def (tests) its options through the same
-// resolver (src/connectors/<name>/config.ts). No connector here applies a default of its own.
+// resolver (targets/runtime/lib/config/<name>/config.ts). No connector here applies a default of its own.
 import type { SourceDef } from './source-types.ts';
 import type { SinkDef } from './sinks.ts';
-import { rawOptions } from '../../../../src/connectors/option-reader.ts';
-import { resolveFileSink, resolveFileSource, type FileSinkConfig, type FileSourceConfig } from '../../../../src/connectors/file/config.ts';
-import { resolveStdoutSink, type StdoutSinkConfig } from '../../../../src/connectors/stdout/config.ts';
-import { resolveDatagenSource, type DatagenSourceConfig } from '../../../../src/connectors/datagen/config.ts';
+import { rawOptions } from '../config/option-reader.ts';
+import { resolveFileSink, resolveFileSource, type FileSinkConfig, type FileSourceConfig } from '../config/file/config.ts';
+import { resolveStdoutSink, type StdoutSinkConfig } from '../config/stdout/config.ts';
+import { resolveDatagenSource, type DatagenSourceConfig } from '../config/datagen/config.ts';
 
 export function fileSourceConfig(def: SourceDef): FileSourceConfig {
   return def.config?.connector === 'file' ? def.config : resolveFileSource(def.name, rawOptions(def.options));

@@ -16,7 +16,7 @@ import type { ColumnDef } from './source-types.ts';
 import { formatDecimal } from '../values.ts';
 import { fileSinkConfig, stdoutSinkConfig } from './resolved-configs.ts';
 import type { IcebergSinkSpec } from '../iceberg/spec.ts';
-import type { SinkConfig } from '../../../../src/connectors/config-types.ts';
+import type { SinkConfig } from '../config/config-types.ts';
 
 export interface SinkDef {
   id: string;

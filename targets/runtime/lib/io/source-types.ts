@@ -1,6 +1,6 @@
 // What generated code declares about a source and what a running source reports back.
 import type { Row } from '../ops/types.ts';
-import type { SourceConfig } from '../../../../src/connectors/config-types.ts';
+import type { SourceConfig } from '../config/config-types.ts';
 
 /** One declared column as the runtime sees it (only the columns the plan uses). */
 export interface ColumnDef {

@@ -1,7 +1,7 @@
 // Kafka connector options of a source or sink as the runtime client needs them, made from the
-// resolved config the compiler decided (src/connectors/kafka/config.ts): no defaults here.
-import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
-import { resolveKafkaSink, resolveKafkaSource, type KafkaSinkConfig, type KafkaSourceConfig } from '../../../../src/connectors/kafka/config.ts';
+// resolved config the compiler decided (targets/runtime/lib/config/kafka/config.ts): no defaults here.
+import { ConnectorConfigError, rawOptions } from '../config/option-reader.ts';
+import { resolveKafkaSink, resolveKafkaSource, type KafkaSinkConfig, type KafkaSourceConfig } from '../config/kafka/config.ts';
 
 export type Startup = 'earliest' | 'latest' | 'committed';
 export type Delivery = 'at-least-once' | 'exactly-once';
@@ -49,7 +49,7 @@ export function brokersOf(brokers: string | null, env: Record<string, string | u
 
 /**
  * The runtime's options of a source: from the resolved config the compiler decided (`def.config`,
- * src/connectors/kafka/config.ts), or — for a hand-made def — from its options through the same
+ * targets/runtime/lib/config/kafka/config.ts), or — for a hand-made def — from its options through the same
  * resolver. Only run-time facts are added here: the broker list from the environment.
  */
 export function sourceOptionsOf(name: string, cfg: KafkaSourceConfig, env: Record<string, string | undefined>): KafkaSourceOptions {

@@ -1,8 +1,8 @@
 // `postgres-cdc` connector options as the runtime source needs them, made from the resolved
-// config the compiler decided (src/connectors/postgres-cdc/config.ts), and the error type whose
+// config the compiler decided (targets/runtime/lib/config/postgres-cdc/config.ts), and the error type whose
 // messages name the DSN with its password redacted.
-import { ConnectorConfigError, rawOptions } from '../../../../src/connectors/option-reader.ts';
-import { defaultCdcName, resolvePostgresCdcSource, type PostgresCdcSourceConfig } from '../../../../src/connectors/postgres-cdc/config.ts';
+import { ConnectorConfigError, rawOptions } from '../config/option-reader.ts';
+import { defaultCdcName, resolvePostgresCdcSource, type PostgresCdcSourceConfig } from '../config/postgres-cdc/config.ts';
 
 export type SnapshotMode = 'initial' | 'never';
 
@@ -45,7 +45,7 @@ export const defaultName = defaultCdcName;
 
 /**
  * The runtime's options of a source, from the resolved config the compiler decided (`def.config`,
- * src/connectors/postgres-cdc/config.ts). Only run-time facts are added: the DSN from the
+ * targets/runtime/lib/config/postgres-cdc/config.ts). Only run-time facts are added: the DSN from the
  * environment when the spec gives none, and the checks of substituted names.
  */
 export function cdcOptionsOf(name: string, cfg: PostgresCdcSourceConfig, env: Record<string, string | undefined>): CdcOptions {

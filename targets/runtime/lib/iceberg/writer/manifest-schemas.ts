@@ -3,7 +3,7 @@
 // are arrays of key/value records with logicalType "map", as the spec prescribes. v3 adds row
 // lineage (`first_row_id` of data files and of data manifests) and the deletion-vector fields
 // (`referenced_data_file`, `content_offset`, `content_size_in_bytes`); v2 files are unchanged.
-import type { PartitionFieldSpec } from '../field-id-lock.ts';
+import type { PartitionFieldSpec } from './field-types.ts';
 import { decimalRequiredBytes } from './single-value.ts';
 
 type AvroSchema = Record<string, unknown> | string | unknown[];

@@ -5,7 +5,7 @@
 // by name, which is how this writer names them (the Iceberg field names).
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import type { IcebergField, IcebergType } from '../type-map.ts';
+import type { IcebergField, IcebergType } from './field-types.ts';
 import { readBytes } from './file-io.ts';
 
 type Rec = Record<string, unknown>;

@@ -5,7 +5,7 @@
 import { ByteWriter, parquetWrite } from 'hyparquet-writer';
 import { parquetMetadata } from 'hyparquet';
 import { gzipSync } from 'node:zlib';
-import type { IcebergField, IcebergType } from '../type-map.ts';
+import type { IcebergField, IcebergType } from './field-types.ts';
 import { decimalUnscaled, toBigInt, toMicros } from './values.ts';
 import { decimalRequiredBytes, serializeSingleValue } from './single-value.ts';
 

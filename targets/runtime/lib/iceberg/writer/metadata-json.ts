@@ -1,7 +1,7 @@
 // Reads and writes table metadata JSON without losing 64-bit ids: snapshot ids written by other
 // engines use all 63 bits, beyond what a JS number holds, so such integers become bigints.
 import { isInteger, parse, stringify, type LosslessNumber } from 'lossless-json';
-import type { IcebergField } from '../type-map.ts';
+import type { IcebergField } from './field-types.ts';
 
 function parseNumber(text: string): number | bigint {
   if (isInteger(text)) {

@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
 import type { Catalog, LoadedTable, TableIdent } from './catalogs/catalog.ts';
 import type { TableMetadata } from './metadata-json.ts';
-import type { IcebergField } from '../type-map.ts';
+import type { IcebergField } from './field-types.ts';
 import { writeParquetDataFile, type ParquetCodec } from './parquet-data-file.ts';
 import { applyTransform } from './transforms.ts';
 import { applySnapshot, newSnapshotId, type Operation } from './snapshot.ts';

@@ -1,7 +1,7 @@
 // Manifest files (the data and delete files of a snapshot, with their partition values and
 // column metrics) and manifest-list entries (one per manifest, with partition summaries).
-import type { PartitionFieldSpec } from '../field-id-lock.ts';
-import type { IcebergField } from '../type-map.ts';
+import type { PartitionFieldSpec } from './field-types.ts';
+import type { IcebergField } from './field-types.ts';
 import type { ColumnMetrics } from './parquet-data-file.ts';
 import { manifestEntrySchema, MANIFEST_FILE_SCHEMA, MANIFEST_FILE_SCHEMA_V3 } from './manifest-schemas.ts';
 import { encodeAvroContainer, decodeAvroContainer } from './avro-container.ts';

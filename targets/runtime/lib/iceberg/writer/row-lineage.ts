@@ -4,7 +4,7 @@
 // `first_row_id`, which the manifest list assigns from the snapshot's `first-row-id` (= the
 // table's `next-row-id`). The sequence number is the data file's data sequence number.
 // Here: the manifest-list assignment, and rows moved to a new file (compaction) keeping theirs.
-import type { IcebergField } from '../type-map.ts';
+import type { IcebergField } from './field-types.ts';
 import type { DataFile, ManifestListEntry } from './manifests.ts';
 import type { Id, TableMetadata } from './metadata-json.ts';
 import { readDataFileRecords } from './read-records.ts';

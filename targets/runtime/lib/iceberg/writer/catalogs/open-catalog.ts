@@ -2,7 +2,6 @@
 // resolved for this run (profile and environment). Relative warehouse paths resolve against
 // the spec's folder (`pipec compact`) or the pipeline's base dir (the runtime's Iceberg sink).
 import { isAbsolute, resolve } from 'node:path';
-import type { IrCatalog } from '../../../../src/plan/ir.ts';
 import type { Catalog } from './catalog.ts';
 import { FilesystemCatalog } from './filesystem-catalog.ts';
 import { SqlCatalog } from './sql-catalog.ts';
@@ -15,12 +14,19 @@ function warehouseLocation(value: string | undefined, baseDir: string): string {
   return toLocation(isAbsolute(value) ? value : resolve(baseDir, value));
 }
 
-export async function openCatalog(c: IrCatalog, baseDir: string): Promise<Catalog> {
+/** What opening a catalog needs of a `CREATE CATALOG` (the plan's IrCatalog has this shape). */
+export interface CatalogSpec {
+  name: string;
+  type: 'sql' | 'rest' | 'filesystem';
+  options: Record<string, { value: string }>;
+}
+
+export async function openCatalog(c: CatalogSpec, baseDir: string): Promise<Catalog> {
   return openCatalogWith(c.name, c.type, Object.fromEntries(Object.entries(c.options).map(([k, o]) => [k, o.value])), baseDir);
 }
 
 /** The same, from option values already resolved (what generated runtime code holds). */
-export async function openCatalogWith(name: string, type: IrCatalog['type'], options: Record<string, string>, baseDir: string): Promise<Catalog> {
+export async function openCatalogWith(name: string, type: CatalogSpec['type'], options: Record<string, string>, baseDir: string): Promise<Catalog> {
   const opt = (k: string): string | undefined => options[k];
   switch (type) {
     case 'filesystem':

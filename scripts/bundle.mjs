@@ -2,10 +2,15 @@
 // starts without loading TypeScript or hundreds of package modules, and the library API
 // (dist/api.mjs, `import('pipec')`; it shares the chunks). Runs as `npm run build` and
 // as npm's `prepare` (so `npm ci` and `npm pack` build it). Chunks of earlier builds are removed:
-// the package ships dist/chunks/*.mjs, and a stale chunk would ship with it.
+// the package ships dist/chunks/*.mjs, and a stale chunk would ship with it. First it rewrites
+// grammar/lookahead-table.gen.json when the grammar changed (scripts/lookahead-table.mjs).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { writeLookaheadTable } from './lookahead-table.mjs';
+
+// The parser's lookahead table first: the CLI bundle embeds it (grammar/lookahead-table.ts).
+await writeLookaheadTable();
 
 const outdir = resolve(import.meta.dirname, '..', 'dist');
 const result = await build({

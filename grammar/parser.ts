@@ -1,11 +1,12 @@
 // The pure Chevrotain grammar of `.pipe.sql` (LANGUAGE.md): labelled sub-rules, no actions.
 // This file holds the statements; queries and expressions are in parser-query.ts and
 // parser-expr.ts. Meaning (types, units, which call is TRIM) is given by src/syntax/sql/.
-import { EarlyExitException, NoViableAltException, type IParserErrorMessageProvider, type IToken } from 'chevrotain';
+import { EOF, EarlyExitException, NoViableAltException, type IParserErrorMessageProvider, type IToken } from 'chevrotain';
 import * as L from './lexer.ts';
 import { recordingMessageProvider } from './message-provider.ts';
 import { QueryGrammar } from './parser-query.ts';
-import { LazyLookaheadStrategy } from './lazy-lookahead.ts';
+import { PrecomputedLookaheadStrategy, type LookaheadTable } from './lookahead-table.ts';
+import lookaheadTable from './lookahead-table.gen.json' with { type: 'json' };
 
 const K = L.KW;
 
@@ -13,16 +14,21 @@ export interface ParserOptions {
   errorMessageProvider?: IParserErrorMessageProvider;
   /** Run Chevrotain's grammar validations (ambiguities, left recursion). Tests do; the CLI skips them. */
   validate?: boolean;
+  /** Precomputed lookahead paths (default: lookahead-table.gen.json); `{}` computes them all on first use. */
+  lookahead?: LookaheadTable;
 }
+
+/** Tokens of lookahead the grammar is LL(k) with (the lookahead table is computed with it). */
+export const MAX_LOOKAHEAD = 2;
 
 export class PipeSqlParser extends QueryGrammar {
   constructor(options: ParserOptions = {}) {
     super({
       recoveryEnabled: true,
       nodeLocationTracking: 'onlyOffset',
-      maxLookahead: 2,
-      // Lookahead functions are built when first used (lazy-lookahead.ts): start-up time.
-      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 2 }),
+      maxLookahead: MAX_LOOKAHEAD,
+      // Lookahead paths come from the table `npm run build` writes (lookahead-table.ts): start-up time.
+      lookaheadStrategy: new PrecomputedLookaheadStrategy(options.lookahead ?? (lookaheadTable as LookaheadTable), [...L.allTokens, EOF], { maxLookahead: MAX_LOOKAHEAD }),
       skipValidations: options.validate !== true,
       ...(options.errorMessageProvider ? { errorMessageProvider: options.errorMessageProvider } : {}),
     });

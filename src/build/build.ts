@@ -113,9 +113,13 @@ export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
 export function writeBundles(cwd: string, bundleDir: string, build: BuildResult): void {
   const root = new OutputRoot(cwd, bundleDir);
   const written = new Map<string | Uint8Array, string>();
+  const made = new Set<string>(); // one mkdir per folder
   for (const [rel, contents] of [...build.bundles].sort(([a], [b]) => a.localeCompare(b))) {
     const full = root.path(rel);
-    mkdirSync(dirname(full), { recursive: true });
+    if (!made.has(dirname(full))) {
+      mkdirSync(dirname(full), { recursive: true });
+      made.add(dirname(full));
+    }
     const first = written.get(contents);
     // Unchanged since the last build (the same bytes; for a shared library, already the same
     // file as the first folder's): left alone.

@@ -81,12 +81,18 @@ export class OutputRoot {
   }
 
   private realDir(dir: string): string {
-    let r = this.realDirs.get(dir);
-    if (r === undefined) {
-      r = realAncestor(dir);
-      // Only folders that exist are remembered: a missing one may yet be created as a link.
-      if (existsSync(dir)) this.realDirs.set(dir, r);
+    const known = this.realDirs.get(dir);
+    if (known !== undefined) return known;
+    // Only folders that exist are remembered: a missing one may yet be created as a link. A
+    // missing folder is its parent's real path plus its name, so the walk up stops at the first
+    // folder already seen (a build's new pipeline folders cost an existsSync each, not a failing
+    // realpath per ancestor per file).
+    if (!existsSync(dir)) {
+      const up = dirname(dir);
+      return up === dir ? dir : join(this.realDir(up), basename(dir));
     }
+    const r = realAncestor(dir);
+    this.realDirs.set(dir, r);
     return r;
   }
 
@@ -186,8 +192,13 @@ export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): 
       removeEmptyParents(dirname(full), root.path(name));
     }
   }
+  // Folders this call made or found: one mkdir per folder, not one per file written into it.
+  const made = new Set<string>();
   for (const [rel, full] of targets) {
-    mkdirSync(dirname(full), { recursive: true });
+    if (!made.has(dirname(full))) {
+      mkdirSync(dirname(full), { recursive: true });
+      made.add(dirname(full));
+    }
     root.path(rel); // again: a folder created above must not have turned out to be a link outside
     // Never write through a symlink left in the tree: replace the link, not what it points to.
     if (existsSync(full) || isLink(full)) {

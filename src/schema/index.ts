@@ -5,16 +5,23 @@ import path from 'node:path';
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 import { assertNever } from '../util/assert-never.ts';
-import { mapAvro } from './avro.ts';
-import { mapJsonSchema } from './json-schema.ts';
 import { parseJsonText, type MappedSchema, type SchemaOrigin } from './origin.ts';
 import { mapCatalog, readCatalog, type CatalogRead } from './postgres-catalog.ts';
-import { mapProtobuf, type ProtoFile } from './protobuf.ts';
+import type { ProtoFile } from './protobuf.ts';
 import { formatFits, parseSchemaRef, SCHEMA_KIND_NAMES } from './ref.ts';
 import { RegistryClient, type RegistryResult, type RegistrySchema } from '../../targets/runtime/lib/shared/registry-client.ts';
 import type { LoadedSchema, PostgresTableRequest, SchemaKind, SchemaLoader, SchemaRequest } from './schema-loader.ts';
 
 export { checkDeclaredColumns } from './check-columns.ts';
+
+// The format mappers are imported when a spec first names a schema of their format: avsc,
+// protobufjs and ajv are most of the compiler's code by size, and a spec without such a
+// schema (datagen, file, CDC) never loads them (cold `pipec check`; test/unit/build/cold-start-modules.test.ts).
+const mappers = {
+  avro: () => import('./avro.ts'),
+  jsonSchema: () => import('./json-schema.ts'),
+  protobuf: () => import('./protobuf.ts'),
+};
 export type * from './schema-loader.ts';
 
 export interface SchemaLoaderOptions {
@@ -134,7 +141,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     if (!(await visit(main.value))) return null;
     const display = `registry:${subject} (version ${main.value.version})`;
     const origin: SchemaOrigin = { display, file: null, optionSpan: req.span, diags };
-    const mapped = mapText(kind, main.value.schema, origin, fragment, refs);
+    const mapped = await mapText(kind, main.value.schema, origin, fragment, refs);
     if (!mapped) return null;
     return {
       ...finish(mapped, kind, fragment ? `${display}#${fragment}` : display),
@@ -143,14 +150,14 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     };
   }
 
-  function mapText(
+  async function mapText(
     kind: SchemaKind,
     text: string,
     origin: SchemaOrigin,
     fragment: string | null,
     refs: { name: string; schema: RegistrySchema }[],
     resolveImport?: (name: string) => ProtoFile | { error: string },
-  ): MappedSchema | null {
+  ): Promise<MappedSchema | null> {
     switch (kind) {
       case 'avro': {
         const doc = parseJsonText(text, origin);
@@ -161,7 +168,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
           if (!d.ok) return null;
           refDocs.push(d.value);
         }
-        return mapAvro(doc.value, { ...origin, text }, refDocs);
+        return (await mappers.avro()).mapAvro(doc.value, { ...origin, text }, refDocs);
       }
       case 'json-schema': {
         const doc = parseJsonText(text, origin);
@@ -172,7 +179,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
           if (!d.ok) return null;
           refDocs[r.name] = d.value;
         }
-        return mapJsonSchema(doc.value, text, origin, refDocs);
+        return (await mappers.jsonSchema()).mapJsonSchema(doc.value, text, origin, refDocs);
       }
       case 'protobuf': {
         const byName = new Map(refs.map((r) => [r.name, r.schema]));
@@ -183,7 +190,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
             return r ? { name, text: r.schema, file: null } : { error: 'not among the references of the registry subject' };
           });
         // Only registry schemas (no resolveImport) fall back to their first message.
-        return mapProtobuf({ name: origin.display, text, file: origin.file }, fragment, resolver, origin, resolveImport === undefined);
+        return (await mappers.protobuf()).mapProtobuf({ name: origin.display, text, file: origin.file }, fragment, resolver, origin, resolveImport === undefined);
       }
       case 'postgres':
         return null;
@@ -203,7 +210,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
     return false;
   }
 
-  function loadFromFile(req: SchemaRequest, relPath: string, fragment: string | null, kind: SchemaKind | null, diags: DiagnosticBag): LoadedSchema | null {
+  async function loadFromFile(req: SchemaRequest, relPath: string, fragment: string | null, kind: SchemaKind | null, diags: DiagnosticBag): Promise<LoadedSchema | null> {
     if (!kind) {
       diags.report('schema-format-unknown', req.span, { path: relPath });
       return null;
@@ -232,7 +239,7 @@ export function createSchemaLoader(opts: SchemaLoaderOptions): SchemaLoader {
       }
       return { error: `not found next to ${relPath} or in ${shownPath(path.resolve(opts.baseDir))}` };
     };
-    const mapped = mapText(kind, text, origin, fragment, [], resolveImport);
+    const mapped = await mapText(kind, text, origin, fragment, [], resolveImport);
     return mapped ? finish(mapped, kind, `file:${relPath}${fragment ? `#${fragment}` : ''}`) : null;
   }
 

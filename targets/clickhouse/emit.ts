@@ -7,6 +7,8 @@ import { emitSink, emitView } from './outputs.ts';
 import { compileOperator } from './relations.ts';
 import { emitSource } from './sources.ts';
 import { comment, ident, str } from './sql-text.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
+import type { PhysicalPlan } from '../../src/plan/physical/types.ts';
 
 /** The oldest server every statement runs on: ReplacingMergeTree(version, is_deleted) came in 23.2. */
 export const MIN_CLICKHOUSE_VERSION = '23.2';
@@ -19,9 +21,10 @@ export interface ClickHouseOutput {
   collections: Map<string, [string, string][]>;
 }
 
-export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOptions = {}): ClickHouseOutput {
+export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOptions = {}, physical: PhysicalPlan = lowerPlan(plan)): ClickHouseOutput {
   const ctx: EmitContext = {
     plan,
+    physical,
     bag,
     sourceMode: opts.sourceMode ?? 'kafka',
     db: plan.pipeline.name,

@@ -8,7 +8,7 @@ import { paneSize } from '../optimize/pane-sizes.ts';
 import { liveOperators, sourcesNeedingNormalize } from '../state-fingerprints.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../connectors/option-reader.ts';
-import { commitPoint, sinkConfig, sourceConfig } from './connector-configs.ts';
+import { commitPoint, sinkConfig, sinkTable, sourceConfig } from './connector-configs.ts';
 import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type VersionClock } from './types.ts';
 
 /** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
@@ -92,7 +92,7 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   );
   const sinks = plan.sinks.map((s) => {
     const config = sinkConfig(s, plan.pipeline.name);
-    return { id: s.id, name: s.name, connector: s.connector, input: s.input, lateFrom: [...s.lateFrom], changelog: s.changelog, upsertKey: s.upsertKey, config, commit: commitPoint(config) };
+    return { id: s.id, name: s.name, connector: s.connector, input: s.input, lateFrom: [...s.lateFrom], changelog: s.changelog, upsertKey: s.upsertKey, config, commit: commitPoint(config), table: sinkTable(s) };
   });
   return { physicalVersion: PHYSICAL_VERSION, pipeline: { name: plan.pipeline.name, checkpointIntervalMs: plan.pipeline.checkpointIntervalMs }, sources, operators, sinks, unsupported };
 }

@@ -16,6 +16,8 @@ import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
 import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
+import type { PhysicalPlan } from '../../../src/plan/physical/types.ts';
+import { icebergSinks } from '../../iceberg/sink-input.ts';
 import type { SinkConfig, SourceConfig } from '../../../src/connectors/config-types.ts';
 
 export interface Unsupported {
@@ -77,7 +79,8 @@ function findCol(cols: IrColumn[], name: string): number {
   return i;
 }
 
-export function generateBody(plan: PlanDoc): GeneratedBody {
+/** `phys`: the plan's physical lowering (the build driver's, else lowered here). */
+export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)): GeneratedBody {
   const ident = jsNames([...plan.sources.map((s) => s.id), ...plan.operators.map((o) => o.id), ...plan.sinks.map((s) => s.id)]);
   const out: string[] = [];
   const unsupported: Unsupported[] = [];
@@ -86,10 +89,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
 
   // Every physical decision (liveness, changelog normalize, version clocks, '-U' emission, row
   // layouts, panes, connector configs) comes from the lowering: this generator only spells it.
-  const phys = lowerPlan(plan);
   const physSrc = new Map(phys.sources.map((s) => [s.id, s]));
   const physOp = new Map(phys.operators.map((o) => [o.id, o]));
   const physSink = new Map(phys.sinks.map((s) => [s.id, s]));
+  const icebergById = new Map(icebergSinks(plan, phys).map((s) => [s.id, s]));
   const ops = plan.operators.filter((o) => physOp.get(o.id)!.live);
   const sources = plan.sources.filter((s) => physSrc.get(s.id)!.live);
 
@@ -318,7 +321,7 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, icebergById.get(s.id), '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');

@@ -5,7 +5,8 @@
 import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
-import { liveOperators, sourcesNeedingNormalize } from '../state-fingerprints.ts';
+import { sourcesNeedingNormalize } from '../state-fingerprints.ts';
+import { consumerMap, liveOperators } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../connectors/option-reader.ts';
 import { commitPoint, sinkConfig, sinkTable, sourceConfig } from './connector-configs.ts';
@@ -34,7 +35,8 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   const ops = liveOperators(plan);
   const live = new Set(ops.map((o) => o.id));
   const liveSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
-  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
+  const consumers = consumerMap(ops);
+  const consumersOf = (id: string): IrOperator[] => consumers.get(id) ?? [];
   const normalized = new Set<string>();
   for (const s of sourcesNeedingNormalize(plan, ops)) {
     if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });

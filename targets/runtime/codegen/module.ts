@@ -3,7 +3,7 @@
 // wiring the runner instantiates. The result is the body of `definePipeline(env)`, which
 // reads the runtime library as `rt`.
 import { createHash } from 'node:crypto';
-import { liveOperators, normalizedSources, normalizeUid, sourcesNeedingNormalize, stateFingerprints } from '../../../src/plan/state-fingerprints.ts';
+import { normalizeUid, stateFingerprints } from '../../../src/plan/state-fingerprints.ts';
 import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType } from '../../../src/plan/ir.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { compileExpr, coerce, type ExprScope } from './expr.ts';

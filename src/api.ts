@@ -14,13 +14,13 @@ import { formatSql } from './syntax/format/to-sql.ts';
 import { formatYaml } from './syntax/format/to-yaml.ts';
 import type { Diagnostic } from './diagnostics/diagnostic.ts';
 import type { PlanDoc } from './plan/ir.ts';
-import type { TargetName } from './plan/target-api.ts';
+import type { TargetName } from './plan/physical/target-api.ts';
 import type { EnvResolver } from './syntax/front-end.ts';
 
 export type { Diagnostic, Label, Severity } from './diagnostics/diagnostic.ts';
 export type { Span } from './diagnostics/span.ts';
 export type { PlanDoc } from './plan/ir.ts';
-export type { TargetName } from './plan/target-api.ts';
+export type { TargetName } from './plan/physical/target-api.ts';
 
 export interface SpecInput {
   /** In-memory specs: path (ending .pipe.sql / .pipe.yaml; it names the spec in diagnostics) → text. */

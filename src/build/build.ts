@@ -3,12 +3,13 @@
 // separate, git-ignored folder (`<bundleDir>/<pipeline>/...`) and are never compared.
 // Output is deterministic: sorted inputs, no clock times.
 // Writing and comparing live in write-outputs.ts (paths confined to --out, manifest-based cleaning).
-import type { Target } from '../plan/target-api.ts';
+import type { Target } from '../plan/physical/target-api.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
 import { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
+import { lowerPlan } from '../plan/physical/lower.ts';
 import { OutputRoot, sameFile } from './write-outputs.ts';
 import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -64,12 +65,15 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
     const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, printPlanText(r.plan)]]);
     const myBundles = new Map<string, string | Uint8Array>();
     const folded = new Map<string, string>([[`${name}/plan.txt`.toLowerCase(), 'plan.txt']]);
+    // Lowered once: every target realises the same physical decisions and connector configs.
+    const physical = lowerPlan(r.plan);
     for (const target of opts.targets) {
       if (!target.appliesTo(r.plan)) continue;
       const bag = new DiagnosticBag();
       const files = await target.emit(r.plan, {
         diagnostics: bag,
         diagnosticsOnly: opts.diagnosticsOnly ?? false,
+        physical,
         // Through the output guard: a name that slipped past the checker reads nothing outside --out.
         readPrevious: (p) => (opts.readPrevious ? opts.readPrevious(name, p) : (root.read(`${name}/${p}`)?.toString('utf8') ?? null)),
       });

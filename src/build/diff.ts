@@ -4,7 +4,8 @@
 // judged by the runtime's own resume check over the same per-operator fingerprints, so a change
 // called compatible is one `pipec run` resumes from the checkpoint (docs/language-decisions.md).
 import type { IrColumn, IrOperator, IrSink, PlanDoc, SqlType } from '../plan/ir.ts';
-import { canonicalJson, liveOperators, stateFingerprints } from '../plan/state-fingerprints.ts';
+import { canonicalJson, stateFingerprints } from '../plan/state-fingerprints.ts';
+import { liveOperators } from '../plan/graph.ts';
 import { compareState, type StatePart, type StateVerdict } from '../../targets/runtime/lib/shared/state-compat.ts';
 import { formatSqlType, sameType } from '../types/sql-type.ts';
 

@@ -1,5 +1,5 @@
 // The table of targets the build driver knows. Targets plug in here and nowhere else.
-import type { Target, TargetName } from '../plan/target-api.ts';
+import type { Target, TargetName } from '../plan/physical/target-api.ts';
 import { clickhouseTarget } from '../../targets/clickhouse/index.ts';
 import { runtimeTarget } from '../../targets/runtime/target.ts';
 import { icebergTarget } from '../../targets/iceberg/index.ts';

@@ -3,7 +3,7 @@
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import type { PlanDoc } from '../plan/ir.ts';
-import { PlanIndex } from '../plan/plan-index.ts';
+import { PlanIndex } from '../plan/graph.ts';
 import { LINT_RULES } from './rules.ts';
 
 export { LINT_RULES };

@@ -2,7 +2,7 @@
 import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { PlanDoc } from '../plan/ir.ts';
 import type { Code } from '../diagnostics/registry.ts';
-import type { PlanIndex } from '../plan/plan-index.ts';
+import type { PlanIndex } from '../plan/graph.ts';
 
 export interface LintContext {
   plan: PlanDoc;

@@ -11,6 +11,7 @@
 // This is Flink's operator uid + savepoint compatibility, computed from the plan.
 import { createHash } from 'node:crypto';
 import type { IrColumn, IrExpr, IrOperator, IrOption, IrSink, IrSource, PlanDoc } from './ir.ts';
+import { consumerMap, liveOperators } from './graph.ts';
 
 /**
  * Bumped when the runtime changes how any operator encodes its state: every fingerprint
@@ -39,22 +40,6 @@ export function canonicalJson(v: unknown): string {
 
 const hash = (what: unknown): string => createHash('sha256').update(canonicalJson({ encoding: STATE_ENCODING, what })).digest('hex').slice(0, 16);
 
-/** Operators that feed a sink (directly, through others, or as late rows): the ones the runtime instantiates. */
-export function liveOperators(plan: PlanDoc): IrOperator[] {
-  const byId = new Map(plan.operators.map((o) => [o.id, o]));
-  const live = new Set<string>();
-  const mark = (id: string): void => {
-    if (live.has(id)) return;
-    live.add(id);
-    for (const i of byId.get(id)?.inputs ?? []) mark(i);
-  };
-  for (const s of plan.sinks) {
-    if (s.input) mark(s.input);
-    for (const l of s.lateFrom) mark(l);
-  }
-  return plan.operators.filter((o) => live.has(o.id));
-}
-
 /**
  * Changelog sources something computes on (not only copies columns to a sink, not only a
  * temporal join, which keeps its own versioned state): a changelog's old rows may be key-only
@@ -63,9 +48,9 @@ export function liveOperators(plan: PlanDoc): IrOperator[] {
  */
 export function sourcesNeedingNormalize(plan: PlanDoc, ops: IrOperator[] = liveOperators(plan)): IrSource[] {
   const srcById = new Map(plan.sources.map((s) => [s.id, s]));
-  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
+  const consumers = consumerMap(ops);
   const computes = (id: string): boolean =>
-    consumersOf(id).some((c) =>
+    (consumers.get(id) ?? []).some((c) =>
       c.op === 'project' ? c.exprs.some((x) => x.expr.kind !== 'col' && x.expr.kind !== 'lit') || computes(c.id) : c.op === 'union' ? computes(c.id) : c.op !== 'temporal_join',
     );
   const out: IrSource[] = [];

@@ -9,7 +9,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Span } from '../diagnostics/span.ts';
 import type { IrSink, IrSource, PlanDoc } from '../plan/ir.ts';
 import { emitClickHouse } from '../../targets/clickhouse/index.ts';
-import { ident, qualified, splitTableName, str } from '../../targets/clickhouse/sql-text.ts';
+import { ident, qualified, str } from '../../targets/clickhouse/sql-text.ts';
+import { lowerPlan } from '../plan/physical/lower.ts';
 import { readTimestamp } from '../../targets/runtime/lib/values.ts';
 import { opColumnName } from '../../targets/runtime/lib/ops/types.ts';
 import type { ScriptStep } from '../../targets/runtime/lib/testing/scripted.ts';
@@ -244,8 +245,10 @@ function watermarkRows(plan: PlanDoc, db: string, source: string, partitions: nu
 
 /** How a reader gets a sink's rows: its read view, else its table (latest version per key, deletes dropped). */
 function readSql(plan: PlanDoc, db: string, output: string, statements: string[]): string {
-  const sink = plan.sinks.find((s) => s.name === output)!;
-  const { db: sinkDb, table } = splitTableName(sink.clickhouse!.table, db);
+  void db;
+  const t = lowerPlan(plan).sinks.find((s) => s.name === output)?.table;
+  if (t?.kind !== 'clickhouse') throw new Error(`sink ${output} has no ClickHouse table in the physical plan`);
+  const [sinkDb, table] = [t.database, t.name];
   const name = qualified(sinkDb, table);
   const read = qualified(sinkDb, `${table}__read`);
   if (statements.some((s) => s.startsWith(`CREATE VIEW IF NOT EXISTS ${read}\n`))) return `SELECT * FROM ${read}`;

@@ -1,12 +1,15 @@
 // Orchestrates one emission: sources, operators in plan order, views, sinks; then renders
 // clickhouse.sql (dependency order) and clickhouse.teardown.sql (reverse order).
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
-import type { IrOperator, PlanDoc } from '../../src/plan/ir.ts';
+import type { PlanDoc } from '../../src/plan/ir.ts';
 import { addStmt, type EmitContext, type EmitOptions, type Rel, type Stmt } from './model.ts';
 import { emitSink, emitView } from './outputs.ts';
 import { compileOperator } from './relations.ts';
 import { emitSource } from './sources.ts';
 import { comment, ident, str } from './sql-text.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
+import { objectOwners } from '../../src/plan/graph.ts';
+import type { PhysicalPlan } from '../../src/plan/physical/types.ts';
 
 /** The oldest server every statement runs on: ReplacingMergeTree(version, is_deleted) came in 23.2. */
 export const MIN_CLICKHOUSE_VERSION = '23.2';
@@ -19,9 +22,10 @@ export interface ClickHouseOutput {
   collections: Map<string, [string, string][]>;
 }
 
-export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOptions = {}): ClickHouseOutput {
+export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOptions = {}, physical: PhysicalPlan = lowerPlan(plan)): ClickHouseOutput {
   const ctx: EmitContext = {
     plan,
+    physical,
     bag,
     sourceMode: opts.sourceMode ?? 'kafka',
     db: plan.pipeline.name,
@@ -39,7 +43,7 @@ export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOpti
       sourceRels.set(src.name, rel);
     }
   }
-  const owners = ownerNames(plan);
+  const owners = objectOwners(plan);
   for (const op of plan.operators) {
     const rel = compileOperator(ctx, op, owners.get(op.id)!, sourceRels);
     if (rel) ctx.rels.set(op.id, rel);
@@ -49,32 +53,6 @@ export function emitStatements(plan: PlanDoc, bag: DiagnosticBag, opts: EmitOpti
   // Consumption starts only once every downstream view exists (ClickHouse attaches Kafka consumers with the first view).
   ctx.stmts.push(...ctx.ignitions);
   return { sql: render(ctx), teardown: renderTeardown(ctx), statements: ctx.stmts, collections: ctx.collections };
-}
-
-/** Names internal objects after the view or sink an operator feeds through filters and projections. */
-function ownerNames(plan: PlanDoc): Map<string, string> {
-  const consumers = new Map<string, IrOperator[]>();
-  for (const op of plan.operators) for (const i of op.inputs) consumers.set(i, [...(consumers.get(i) ?? []), op]);
-  const named = new Map<string, string>();
-  for (const v of plan.views) if (!named.has(v.operator)) named.set(v.operator, v.name);
-  for (const s of plan.sinks) if (s.input && !named.has(s.input)) named.set(s.input, s.name);
-  const used = new Set<string>();
-  const out = new Map<string, string>();
-  for (const op of plan.operators) {
-    let cur: IrOperator = op;
-    let name = named.get(cur.id);
-    while (!name) {
-      const next = consumers.get(cur.id) ?? [];
-      if (next.length !== 1 || (next[0]!.op !== 'filter' && next[0]!.op !== 'project')) break;
-      cur = next[0]!;
-      name = named.get(cur.id);
-    }
-    let owner = name ?? op.id;
-    if (used.has(owner)) owner = `${owner}__${op.id}`;
-    if (op.op !== 'filter' && op.op !== 'project' && op.op !== 'scan') used.add(owner);
-    out.set(op.id, owner);
-  }
-  return out;
 }
 
 function header(ctx: EmitContext, title: string): string[] {

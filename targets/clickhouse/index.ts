@@ -2,7 +2,7 @@
 // `clickhouseTarget` is what the build driver calls; `emitClickHouse` adds emit options (insertable sources).
 import { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/physical/target-api.ts';
 import { emitStatements, type ClickHouseOutput } from './emit.ts';
 import type { EmitOptions } from './model.ts';
 
@@ -19,7 +19,7 @@ export const clickhouseTarget: Target = {
     return plan.sinks.some((s) => s.connector === 'clickhouse');
   },
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
-    const out = emitStatements(plan, ctx.diagnostics, {});
+    const out = emitStatements(plan, ctx.diagnostics, {}, ctx.physical);
     return [
       { path: 'clickhouse.sql', contents: out.sql },
       { path: 'clickhouse.teardown.sql', contents: out.teardown },

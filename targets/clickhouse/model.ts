@@ -5,6 +5,7 @@ import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import type { IrColumn, PlanDoc, WindowAggOp, GroupAggOp } from '../../src/plan/ir.ts';
 import { ident } from './sql-text.ts';
 import { chType } from './types.ts';
+import type { PhysicalPlan } from '../../src/plan/physical/types.ts';
 
 export interface EmitOptions {
   /**
@@ -48,6 +49,8 @@ export interface Rel {
 
 export interface EmitContext {
   plan: PlanDoc;
+  /** The plan's physical lowering: each sink's table and layout (PhysicalSink.table). */
+  physical: PhysicalPlan;
   bag: DiagnosticBag;
   sourceMode: 'kafka' | 'insertable';
   /** The pipeline's own database (named after the pipeline). */

@@ -3,7 +3,7 @@
 import type { IrSink, IrView } from '../../src/plan/ir.ts';
 import { AGGREGATES } from './aggregates.ts';
 import { addStmt, ensureDatabase, objectExists, selectFrom, type EmitContext, type Rel } from './model.ts';
-import { ident, qualified, splitTableName } from './sql-text.ts';
+import { ident, qualified } from './sql-text.ts';
 import { chType, lostNullability } from './types.ts';
 import { mergeSelect, nullableKeySetting, stateColumns, stateKey } from './windows.ts';
 
@@ -71,8 +71,10 @@ function withKey(ctx: EmitContext, sink: IrSink | undefined, order: string[], ke
 }
 
 export function emitSink(ctx: EmitContext, sink: IrSink): void {
-  if (sink.connector !== 'clickhouse' || !sink.clickhouse) return;
-  const { db, table } = splitTableName(sink.clickhouse.table, ctx.db);
+  // The table and its layout as the physical plan resolved them (PhysicalSink.table).
+  const ch = ctx.physical.sinks.find((p) => p.id === sink.id)?.table;
+  if (sink.connector !== 'clickhouse' || ch?.kind !== 'clickhouse') return;
+  const { database: db, name: table } = ch;
   if (!sink.input) {
     // A sink of late rows only: ClickHouse merges late rows into their window instead, so nothing
     // ever arrives here; the table still exists so that readers' queries keep working.
@@ -98,7 +100,6 @@ export function emitSink(ctx: EmitContext, sink: IrSink): void {
     const paths = lostNullability(c.type, c.name);
     if (paths.length) ctx.bag.report('clickhouse-nullable-composite', sink.span, { column: c.name, paths: paths.join(', ') });
   }
-  const ch = sink.clickhouse;
   const label = `sink ${sink.name}`;
   if (rel.kind === 'stream') {
     const engine = storedTable(ctx, rel, db, table, sink.upsertKey, ch.orderBy, ch.partitionBy, ch.ttl, label, sink);

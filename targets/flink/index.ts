@@ -2,7 +2,7 @@
 // `flink/deployment.yaml` (Flink Kubernetes Operator). Semantic differences from the runtime are
 // coded diagnostics (src/diagnostics/codes/flink.ts), never a silent change of meaning.
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/physical/target-api.ts';
 import { emitFlinkScript } from './emit.ts';
 import { deploymentYaml } from './deployment.ts';
 

@@ -5,6 +5,8 @@ import { openCatalog } from '../runtime/lib/iceberg/writer/catalogs/open-catalog
 import { identFromName } from '../runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { IcebergTableWriter } from '../runtime/lib/iceberg/writer/table-writer.ts';
 import { runCompactionAction } from './writer/maintenance.ts';
+import { icebergSinks } from './sink-input.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
 
 export interface CompactionOutcome {
   errors: string[];
@@ -12,18 +14,19 @@ export interface CompactionOutcome {
 
 export async function runCompaction(plan: PlanDoc, baseDir: string, log: (line: string) => void): Promise<CompactionOutcome> {
   const errors: string[] = [];
+  const sinks = icebergSinks(plan, lowerPlan(plan));
   for (const policy of plan.compactions) {
-    const sink = plan.sinks.find((s) => s.name === policy.sink);
-    const catalogIr = plan.catalogs.find((c) => c.name === sink?.iceberg?.catalog);
-    if (!sink?.iceberg || !catalogIr) {
+    const sink = sinks.find((s) => s.name === policy.sink);
+    const catalogIr = plan.catalogs.find((c) => c.name === sink?.config.catalog);
+    if (!sink || !catalogIr) {
       errors.push(`policy ${policy.name}: sink ${policy.sink} is not an Iceberg sink with a declared catalog`);
       continue;
     }
-    const table = `${catalogIr.name}.${sink.iceberg.table}`;
+    const table = `${catalogIr.name}.${sink.config.table}`;
     try {
       const catalog = await openCatalog(catalogIr, baseDir);
       try {
-        const writer = new IcebergTableWriter(catalog, identFromName(sink.iceberg.table));
+        const writer = new IcebergTableWriter(catalog, identFromName(sink.config.table));
         if (!(await catalog.load(writer.ident))) {
           errors.push(`policy ${policy.name}: table ${table} does not exist yet (the pipeline creates it on its first commit)`);
           continue;

@@ -1,8 +1,9 @@
 // The Iceberg target: for each Iceberg sink, the table metadata (spec format v2/v3), the REST
 // catalog create-table request, and the field-id lock; for each compaction policy, its
-// maintenance plan as JSON and as Spark SQL. Reads only the plan IR.
+// maintenance plan as JSON and as Spark SQL. The sinks' settings and table layouts come from the
+// physical plan (sink-input.ts); the columns, catalogs and compaction policies from the IR.
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/physical/target-api.ts';
 import { syntheticSpan } from '../../src/diagnostics/span.ts';
 import { parseLock } from './field-id-lock.ts';
 import { buildLayout, type LayoutProblem } from './table-layout.ts';
@@ -10,6 +11,8 @@ import { tableProperties } from './table-properties.ts';
 import { restCreateTableRequest, tableMetadata } from './table-metadata.ts';
 import { maintenanceJson, maintenanceSparkSql } from './maintenance-plan.ts';
 import { stableJson } from './stable-json.ts';
+import { icebergSinks } from './sink-input.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
 
 export const lockPath = (sink: string): string => `iceberg/${sink}/field-ids.lock.json`;
 
@@ -18,9 +21,8 @@ export const icebergTarget: Target = {
   appliesTo: (plan) => plan.sinks.some((s) => s.connector === 'iceberg'),
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
     const files: EmittedFile[] = [];
-    for (const sink of plan.sinks) {
-      if (sink.connector !== 'iceberg' || !sink.iceberg) continue;
-      const lock = parseLock(ctx.readPrevious(lockPath(sink.name)), sink.iceberg.table);
+    for (const sink of icebergSinks(plan, ctx.physical ?? lowerPlan(plan))) {
+      const lock = parseLock(ctx.readPrevious(lockPath(sink.name)), sink.config.table);
       const problems: LayoutProblem[] = [];
       const layout = buildLayout(sink, lock, problems);
       for (const p of problems) {
@@ -29,7 +31,7 @@ export const icebergTarget: Target = {
       }
       const policies = plan.compactions.filter((c) => c.sink === sink.name);
       const properties = tableProperties(plan.pipeline.name, sink, policies);
-      const catalog = plan.catalogs.find((c) => c.name === sink.iceberg!.catalog);
+      const catalog = plan.catalogs.find((c) => c.name === sink.config.catalog);
       files.push(
         { path: `iceberg/${sink.name}/metadata.json`, contents: stableJson(tableMetadata(plan.pipeline.name, sink, catalog, lock, layout, properties)) },
         { path: `iceberg/${sink.name}/create-table.json`, contents: stableJson(restCreateTableRequest(sink, lock, layout, properties)) },

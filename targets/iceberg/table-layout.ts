@@ -1,6 +1,6 @@
 // Builds the Iceberg view of one sink: schema (ids from the lock), partition spec with the
 // spec's transforms, sort order, each appended to the lock's history when it changed.
-import type { IrSink } from '../../src/plan/ir.ts';
+import type { IcebergSinkInput } from './sink-input.ts';
 import { icebergField, type TypeMapContext } from './type-map.ts';
 import { evolve, IdAssigner, ownId, type IdLock, type IcebergSchema, type PartitionSpec, type SortOrder } from './field-id-lock.ts';
 
@@ -26,26 +26,26 @@ export function partitionFieldName(column: string, transform: string, param: num
   return param === null ? `${column}_${transform}` : `${column}_${transform === 'truncate' ? 'trunc' : transform}_${param}`;
 }
 
-export function buildLayout(sink: IrSink, lock: IdLock, problems: LayoutProblem[]): TableLayout {
-  const ice = sink.iceberg!;
+export function buildLayout(sink: IcebergSinkInput, lock: IdLock, problems: LayoutProblem[]): TableLayout {
+  const ice = sink.config;
   const ids = new IdAssigner(lock);
   const ctx: TypeMapContext = {
     formatVersion: ice.formatVersion,
     assign: (path) => ids.fieldId(path),
     lossy: (path, detail) => problems.push({ kind: 'lossy-type', path, detail }),
   };
-  const fields = sink.schema.map((c) => icebergField(c.name, c.type, c.name, ctx));
+  const fields = sink.columns.map((c) => icebergField(c.name, c.type, c.name, ctx));
   const schemaId = evolve<IcebergSchema>(lock.schemas, 'schema-id', { type: 'struct', fields });
 
   const sourceId = (column: string): number => {
     const id = ownId(lock.fieldIds, column);
-    if (id === undefined || !sink.schema.some((c) => c.name === column)) {
+    if (id === undefined || !sink.columns.some((c) => c.name === column)) {
       problems.push({ kind: 'unknown-column', path: column, detail: `column ${column} is not in the sink's schema` });
       return 0;
     }
     return id;
   };
-  const specFields = ice.partitionBy.map((p) => {
+  const specFields = sink.layout.partitionSpec.map((p) => {
     const transform = transformString(p.transform, p.param);
     return {
       'source-id': sourceId(p.column),
@@ -55,7 +55,7 @@ export function buildLayout(sink: IrSink, lock: IdLock, problems: LayoutProblem[
     };
   });
   const specId = evolve<PartitionSpec>(lock.partitionSpecs, 'spec-id', { fields: specFields });
-  const sortFields = ice.sortBy.map((s) => ({
+  const sortFields = sink.layout.sortOrder.map((s) => ({
     transform: 'identity',
     'source-id': sourceId(s.column),
     direction: s.direction,

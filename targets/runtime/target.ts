@@ -4,7 +4,7 @@
 // lock (`runtime/bundle.lock.json`). Kept light: the runtime library, the connectors and esbuild
 // are not imported here (index.ts runs plans in-process; bundle.ts loads on demand).
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import type { EmittedFile, Target, TargetContext } from '../../src/plan/target-api.ts';
+import type { EmittedFile, Target, TargetContext } from '../../src/plan/physical/target-api.ts';
 import { generateBody, type GeneratedBody } from './codegen/module.ts';
 import { jsComment } from './codegen/js-text.ts';
 import { ALERTS_PATH, prometheusRuleYaml } from './alerts/prometheus-rule.ts';
@@ -61,7 +61,7 @@ export const runtimeTarget: Target = {
   name: 'runtime',
   appliesTo: () => true,
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
-    const gen = generateBody(plan);
+    const gen = generateBody(plan, ctx.physical);
     const { text, unsupported, modules } = generateModule(plan, undefined, gen);
     // A warning, not an error: the program is still emitted (other connectors may be added
     // to the runtime later), but it will refuse to start, and says why.

@@ -49,11 +49,12 @@ export async function caseOutputs(name: string, repoRoot: string): Promise<Map<s
   if (r.plan && !r.diagnostics.hasErrors) {
     out.set('plan.txt', printPlanText(r.plan));
     // The physical plan every target reads (resolved connector configs, normalizes, panes...).
-    out.set('physical.txt', printPhysicalText(lowerPlan(r.plan)));
+    const physical = lowerPlan(r.plan);
+    out.set('physical.txt', printPhysicalText(physical));
     for (const target of Object.values(TARGETS)) {
       if (!target || !target.appliesTo(r.plan)) continue;
       const bag = new DiagnosticBag();
-      const files = await target.emit(r.plan, { diagnostics: bag, readPrevious: () => null });
+      const files = await target.emit(r.plan, { diagnostics: bag, readPrevious: () => null, physical });
       r.diagnostics.addAll(bag.items);
       for (const f of files) {
         // Runtime goldens hold the readable module, not the esbuild bundle (STYLE.md #8) nor its

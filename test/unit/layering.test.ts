@@ -75,14 +75,14 @@ export const LAYERS: Layers = {
     may: ['src/plan', 'src/plan/optimize', 'src/plan/print', ...LEAVES],
     why: 'lints read the checked plan only (shared plan queries live in src/plan; constant folding and the printers are pure functions of it).',
   },
-  // ---- targets: the IR and the diagnostics API only (STYLE.md 1)
-  'targets/clickhouse': { may: ['src/plan', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API.' },
-  'targets/flink': { may: ['src/plan', 'src/plan/print', 'targets/runtime/lib/config', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and the plan printer\'s duration format).' },
+  // ---- targets: the IR, its physical lowering (with the Target interface) and the diagnostics API only (STYLE.md 1)
+  'targets/clickhouse': { may: ['src/plan', 'src/plan/physical', ...LEAVES], why: 'a target reads only the plan IR, its physical plan and the diagnostics API.' },
+  'targets/flink': { may: ['src/plan', 'src/plan/physical', 'src/plan/print', 'targets/runtime/lib/config', ...LEAVES], why: 'a target reads only the plan IR, its physical plan and the diagnostics API (and the plan printer\'s duration format).' },
   // Its writer lives in the runtime package (targets/runtime/lib/iceberg/writer/), which pipeline bundles run.
-  'targets/iceberg': { may: ['src/plan', 'targets/runtime/lib/iceberg/writer', ...LEAVES], why: 'a target reads only the plan IR and the diagnostics API (and writes tables with the writer).' },
+  'targets/iceberg': { may: ['src/plan', 'src/plan/physical', 'targets/runtime/lib/iceberg/writer', ...LEAVES], why: 'a target reads only the plan IR, its physical plan and the diagnostics API (and writes tables with the writer).' },
   'targets/runtime': {
-    may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'src/connectors', 'package.json', ...LEAVES],
-    why: 'the runtime target reads only the plan IR and the diagnostics API.',
+    may: ['targets/runtime/codegen', 'targets/runtime/lib', 'src/plan', 'src/plan/physical', 'src/connectors', 'package.json', ...LEAVES],
+    why: 'the runtime target reads only the plan IR, its physical plan and the diagnostics API.',
   },
   'targets/runtime/codegen': {
     may: ['targets/runtime/lib', 'targets/runtime/lib/config', 'targets/iceberg', 'src/plan', 'src/plan/physical', 'src/connectors', ...LEAVES],
@@ -102,8 +102,8 @@ export const LAYERS: Layers = {
     why: '`pipec test` compiles through the driver and runs the real runtime (its generated code, its runner) with scripted connectors, and the ClickHouse target\'s DDL on chdb.',
   },
   'src/api.ts': {
-    may: ['src/build', 'src/syntax', 'src/plan', 'src/plan/print', ...LEAVES],
-    why: 'the library API calls the driver and exposes the IR and the formatter.',
+    may: ['src/build', 'src/syntax', 'src/plan', 'src/plan/physical', 'src/plan/print', ...LEAVES],
+    why: 'the library API calls the driver and exposes the IR, the target names and the formatter.',
   },
   'src/cli': {
     may: ['src/build', 'src/api.ts', 'src/test-runner', 'src/plan/print', 'src/diagnostics', 'src/util', 'package.json'],

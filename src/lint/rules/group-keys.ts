@@ -1,7 +1,7 @@
 // Lints on the grouping key of aggregations: a key that differs from the Kafka message key
 // (repartition needed to scale out), and a key with only a few distinct values (hot partition).
 import type { GroupAggOp, WindowAggOp } from '../../plan/ir.ts';
-import { columnCardinality, scaleOutOf, type SourceColumn } from '../../plan/plan-index.ts';
+import { columnCardinality, scaleOutOf, type SourceColumn } from '../../plan/graph.ts';
 import type { LintContext, LintRule } from '../rule.ts';
 
 /** Grouping keys with at most this many distinct values in total make a hot partition. */

@@ -2,7 +2,7 @@
 // on a column that is not a key of the rows written.
 import type { IrOperator, IrSink } from '../../plan/ir.ts';
 import { formatSqlType } from '../../types/sql-type.ts';
-import { columnCardinality, type PlanIndex } from '../../plan/plan-index.ts';
+import { columnCardinality, type PlanIndex } from '../../plan/graph.ts';
 import type { LintRule } from '../rule.ts';
 import { assertNever } from '../../util/assert-never.ts';
 

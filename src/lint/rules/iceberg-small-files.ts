@@ -2,7 +2,7 @@
 // small data files a day. The estimate is shown in the message.
 import type { IrPartitionField, IrSink } from '../../plan/ir.ts';
 import { formatCount, formatDuration } from '../../plan/print/format.ts';
-import { columnCardinality, type PlanIndex } from '../../plan/plan-index.ts';
+import { columnCardinality, type PlanIndex } from '../../plan/graph.ts';
 import type { LintRule } from '../rule.ts';
 import { assertNever } from '../../util/assert-never.ts';
 

@@ -1,23 +1,6 @@
-// Structural helpers for the optimizer passes: consumers of an operator, rewiring references
+// Structural helpers for the optimizer passes (who reads an operator: src/plan/graph.ts): rewiring references
 // after an operator is removed or replaced, and the pass-through schemas of scans and filters.
 import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
-
-/** How many places read an operator's output: operators, views, sinks (input and late). */
-export function consumerCount(plan: PlanDoc, opId: string): number {
-  let n = 0;
-  for (const o of plan.operators) for (const i of o.inputs) if (i === opId) n++;
-  for (const v of plan.views) if (v.operator === opId) n++;
-  for (const s of plan.sinks) {
-    if (s.input === opId) n++;
-    for (const l of s.lateFrom) if (l === opId) n++;
-  }
-  return n;
-}
-
-/** Is the operator's output visible outside the operator graph (a view, or a sink's input)? */
-export function isExposed(plan: PlanDoc, opId: string): boolean {
-  return plan.views.some((v) => v.operator === opId) || plan.sinks.some((s) => s.input === opId || s.lateFrom.includes(opId));
-}
 
 /** Replaces every reference to operator `from` by `to` (operator inputs, views, sink inputs). */
 export function rewire(plan: PlanDoc, from: string, to: string, skip?: string): PlanDoc {

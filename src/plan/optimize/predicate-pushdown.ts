@@ -8,6 +8,7 @@ import type { FilterOp, IrColumn, IrExpr, IrOperator, PlanDoc } from '../ir.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { andAll, columnRefs, conjuncts, inputsRead, mapExpr } from './expr.ts';
 import { rewire } from './plan-edit.ts';
+import { readers } from '../graph.ts';
 
 /** For an input slot of the operator below: how to rename the filter's columns for it, or null. */
 type Renamer = (name: string) => string | null;
@@ -107,25 +108,8 @@ interface PlanIndex {
 
 function indexPlan(plan: PlanDoc): PlanIndex {
   const byId = new Map(plan.operators.map((o) => [o.id, o] as [string, IrOperator]));
-  const consumers = new Map<string, number>();
-  const exposed = new Set<string>();
-  const use = (id: string): void => void consumers.set(id, (consumers.get(id) ?? 0) + 1);
-  for (const o of plan.operators) for (const i of o.inputs) use(i);
-  for (const v of plan.views) {
-    use(v.operator);
-    exposed.add(v.operator);
-  }
-  for (const sk of plan.sinks) {
-    if (sk.input !== null) {
-      use(sk.input);
-      exposed.add(sk.input);
-    }
-    for (const l of sk.lateFrom) {
-      use(l);
-      exposed.add(l);
-    }
-  }
-  return { byId, consumers, exposed };
+  const { count, exposed } = readers(plan);
+  return { byId, consumers: count, exposed };
 }
 
 function pushOnce(plan: PlanDoc, f: FilterOp, index: PlanIndex): PlanDoc | null {

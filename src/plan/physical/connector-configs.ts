@@ -3,7 +3,7 @@
 // sink key, the file format, the Iceberg table settings) passed in so nothing is decided twice.
 import type { IrSink, IrSource } from '../ir.ts';
 import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
-import type { CommitPoint } from './types.ts';
+import type { CommitPoint, SinkTable } from './types.ts';
 import { resolveKafkaSink, resolveKafkaSource } from '../../../targets/runtime/lib/config/kafka/config.ts';
 import { resolveClickHouseSink } from '../../../targets/runtime/lib/config/clickhouse/config.ts';
 import { resolvePostgresCdcSource } from '../../../targets/runtime/lib/config/postgres-cdc/config.ts';
@@ -71,4 +71,25 @@ export function commitPoint(c: SinkConfig): CommitPoint {
     default:
       return { kind: 'flush' };
   }
+}
+
+/** The table a storing sink writes and its layout, as the checker resolved it (types.ts SinkTable). */
+export function sinkTable(s: IrSink): SinkTable | null {
+  if (s.connector === 'clickhouse' && s.clickhouse) {
+    const ch = s.clickhouse;
+    // The checker qualifies a bare name with `default`; the database ends at the first dot.
+    const dot = ch.table.indexOf('.');
+    return {
+      kind: 'clickhouse',
+      database: dot < 0 ? 'default' : ch.table.slice(0, dot),
+      name: dot < 0 ? ch.table : ch.table.slice(dot + 1),
+      orderBy: [...ch.orderBy],
+      partitionBy: ch.partitionBy,
+      ttl: ch.ttl,
+    };
+  }
+  if (s.connector === 'iceberg' && s.iceberg) {
+    return { kind: 'iceberg', partitionSpec: s.iceberg.partitionBy.map((p) => ({ ...p })), sortOrder: s.iceberg.sortBy.map((f) => ({ ...f })) };
+  }
+  return null;
 }

@@ -5,10 +5,11 @@
 import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
-import { liveOperators, sourcesNeedingNormalize } from '../state-fingerprints.ts';
+import { sourcesNeedingNormalize } from '../state-fingerprints.ts';
+import { consumerMap, liveOperators } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
-import { commitPoint, sinkConfig, sourceConfig } from './connector-configs.ts';
+import { commitPoint, sinkConfig, sinkTable, sourceConfig } from './connector-configs.ts';
 import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type VersionClock } from './types.ts';
 
 /** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
@@ -34,7 +35,8 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   const ops = liveOperators(plan);
   const live = new Set(ops.map((o) => o.id));
   const liveSources = new Set(ops.flatMap((o) => (o.op === 'scan' ? [o.source] : [])));
-  const consumersOf = (id: string): IrOperator[] => ops.filter((o) => o.inputs.includes(id));
+  const consumers = consumerMap(ops);
+  const consumersOf = (id: string): IrOperator[] => consumers.get(id) ?? [];
   const normalized = new Set<string>();
   for (const s of sourcesNeedingNormalize(plan, ops)) {
     if (!s.primaryKey?.length) unsupported.push({ what: 'a computation over a changelog source without PRIMARY KEY', name: s.name, span: s.span });
@@ -92,7 +94,7 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   );
   const sinks = plan.sinks.map((s) => {
     const config = sinkConfig(s, plan.pipeline.name);
-    return { id: s.id, name: s.name, connector: s.connector, input: s.input, lateFrom: [...s.lateFrom], changelog: s.changelog, upsertKey: s.upsertKey, config, commit: commitPoint(config) };
+    return { id: s.id, name: s.name, connector: s.connector, input: s.input, lateFrom: [...s.lateFrom], changelog: s.changelog, upsertKey: s.upsertKey, config, commit: commitPoint(config), table: sinkTable(s) };
   });
   return { physicalVersion: PHYSICAL_VERSION, pipeline: { name: plan.pipeline.name, checkpointIntervalMs: plan.pipeline.checkpointIntervalMs }, sources, operators, sinks, unsupported };
 }

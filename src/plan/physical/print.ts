@@ -5,7 +5,7 @@ import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/conf
 import { displayText } from '../../util/unsafe-text.ts';
 import { formatDuration } from '../print/format.ts';
 import { stateBoundText } from '../print/expr.ts';
-import type { CommitPoint, PhysicalPlan } from './types.ts';
+import type { CommitPoint, PhysicalPlan, SinkTable } from './types.ts';
 
 /** Config fields that hold secrets: shown only as their `${VAR}` template. */
 const SECRET_FIELDS = new Set(['password']);
@@ -49,6 +49,14 @@ export function commitText(c: CommitPoint): string {
   return c.kind === 'flush' ? 'as flushed (a checkpoint waits for writes)' : c.kind === 'checkpoint' ? 'after each durable checkpoint (two-phase)' : `at the first checkpoint after ${formatDuration(c.intervalMs)}`;
 }
 
+/** A ClickHouse sink's table and layout (an Iceberg sink's layout is in its config). */
+function clickhouseTableText(t: Extract<SinkTable, { kind: 'clickhouse' }>): string {
+  const parts = [`${t.database}.${t.name}`, `order by (${t.orderBy.join(', ')})`];
+  if (t.partitionBy !== null) parts.push(`partition by ${t.partitionBy}`);
+  if (t.ttl !== null) parts.push(`ttl ${t.ttl}`);
+  return parts.join(', ');
+}
+
 const configLine = (c: SourceConfig | SinkConfig): string => shownConfig(c).map(([k, v]) => `${k}=${v}`).join(', ');
 
 export function printPhysicalText(p: PhysicalPlan): string {
@@ -78,6 +86,7 @@ export function printPhysicalText(p: PhysicalPlan): string {
     L.push(`sink ${displayText(s.name)} (${s.connector}) ${from} [${s.changelog}${s.upsertKey ? ` by (${displayText(s.upsertKey.join(', '))})` : ''}]`);
     L.push(`  config: ${displayText(configLine(s.config))}`);
     L.push(`  commits: ${commitText(s.commit)}`);
+    if (s.table?.kind === 'clickhouse') L.push(`  table: ${displayText(clickhouseTableText(s.table))}`);
   }
   if (p.unsupported.length) {
     L.push('');

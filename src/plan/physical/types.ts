@@ -2,10 +2,11 @@
 // alone. Plain JSON, versioned by PHYSICAL_VERSION; `pipec plan --physical` prints it (text,
 // json, dot) and the runtime code generator reads it. Documented in src/plan/CONTEXT.md.
 import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
-import type { Changelog, IrOperatorKind, StateBound } from '../ir.ts';
+import type { Changelog, IrOperatorKind, IrPartitionField, IrSortField, StateBound } from '../ir.ts';
 import type { Span } from '../../diagnostics/span.ts';
 
-export const PHYSICAL_VERSION = 1;
+/** 2: sinks carry their table layout (`table`). */
+export const PHYSICAL_VERSION = 2;
 
 export interface PhysicalPlan {
   physicalVersion: typeof PHYSICAL_VERSION;
@@ -79,6 +80,17 @@ export interface PhysicalOperator {
  */
 export type CommitPoint = { kind: 'flush' } | { kind: 'checkpoint' } | { kind: 'interval'; intervalMs: number };
 
+/**
+ * The table a storing sink writes, with the layout a target creates it with (the ClickHouse
+ * DDL, the Iceberg metadata and the runtime's create-if-missing read this, never the options):
+ * - `clickhouse`: `database`.`name` (a bare table name is in `default`), the sorting key (the
+ *   `order_by` option, else the upsert key), the user's PARTITION BY and TTL expressions;
+ * - `iceberg`: the partition spec and the sort order (catalog and table are in the config).
+ */
+export type SinkTable =
+  | { kind: 'clickhouse'; database: string; name: string; orderBy: string[]; partitionBy: string | null; ttl: string | null }
+  | { kind: 'iceberg'; partitionSpec: IrPartitionField[]; sortOrder: IrSortField[] };
+
 export interface PhysicalSink {
   id: string;
   name: string;
@@ -89,4 +101,6 @@ export interface PhysicalSink {
   upsertKey: string[] | null;
   config: SinkConfig;
   commit: CommitPoint;
+  /** null: the sink stores no table (Kafka, files, stdout), or its table was not given (reported). */
+  table: SinkTable | null;
 }

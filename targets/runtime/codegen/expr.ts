@@ -1,7 +1,7 @@
 // Compiles IR expressions to JavaScript expressions over row arrays. NOT NULL operands get
 // plain JS operators; nullable ones get inline NULL checks through function-local temporaries
 // (no closures, no allocation per event).
-import type { IrExpr, SqlType } from '../../../src/plan/ir.ts';
+import type { IrExpr, IrFn, SqlType } from '../../../src/plan/ir.ts';
 import { assertNever } from '../../../src/util/assert-never.ts';
 import { convertCode, domainOf, scaleOf, textValueCode } from './js-types.ts';
 import { jsString } from './js-text.ts';
@@ -122,102 +122,92 @@ function unify(a: SqlType, b: SqlType): SqlType {
 
 const CMP: Record<string, string> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
 
+/** One call's compiled arguments (`a0`, `a1`: the first two), its result type and scope. */
+interface Call {
+  e: Extract<IrExpr, { kind: 'call' }>;
+  args: Compiled[];
+  a0: Compiled;
+  a1: Compiled;
+  rt: SqlType;
+  s: ExprScope;
+}
+
+function compare({ e, a0, a1, s }: Call): string {
+  const u = unify(a0.type, a1.type);
+  const l = { code: coerce(a0, u, s), type: a0.type };
+  const r = { code: coerce(a1, u, s), type: a1.type };
+  const op = CMP[e.fn]!;
+  if (domainOf(u) === 'bool' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.sql.cmp(${x}, ${y}) ${op} 0`, s);
+  // Strings order by code point (JS's `<` compares UTF-16 units); equality is the same either way.
+  if (domainOf(u) === 'str' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.compareStrings(${x}, ${y}) ${op} 0`, s);
+  return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
+}
+
+function inList({ e, args, a0, s }: Call): string {
+  let u = a0.type;
+  for (const x of args.slice(1)) u = unify(u, x.type);
+  const list = args.slice(1).map((x) => coerce(x, u, s));
+  const code = `rt.sql.inList(${coerce(a0, u, s)}, [${list.join(', ')}])`;
+  return e.fn === 'in' ? code : `rt.sql.not(${code})`;
+}
+
+const arithmetic = ({ e, a0, a1, rt, s }: Call): string => arith(e.fn as 'add' | 'sub' | 'mul' | 'div' | 'mod', a0, a1, rt, s);
+const unit = (e: Call['e']): string => jsString(e.unit ?? 'day');
+
+/** Every scalar function, as JavaScript over its compiled arguments (exhaustive: a new IrFn must be added here). */
+const FUNCTIONS: Record<IrFn, (c: Call) => string> = {
+  eq: compare,
+  ne: compare,
+  lt: compare,
+  le: compare,
+  gt: compare,
+  ge: compare,
+  and: ({ a0, a1 }) => (a0.type.nullable || a1.type.nullable ? `rt.sql.and(${a0.code}, ${a1.code})` : `(${a0.code} && ${a1.code})`),
+  or: ({ a0, a1 }) => (a0.type.nullable || a1.type.nullable ? `rt.sql.or(${a0.code}, ${a1.code})` : `(${a0.code} || ${a1.code})`),
+  not: ({ a0 }) => (a0.type.nullable ? `rt.sql.not(${a0.code})` : `(!${a0.code})`),
+  is_null: ({ a0 }) => (a0.type.nullable ? `(${a0.code} === null)` : 'false'),
+  is_not_null: ({ a0 }) => (a0.type.nullable ? `(${a0.code} !== null)` : 'true'),
+  in: inList,
+  not_in: inList,
+  like: ({ a0, a1 }) => `rt.sql.like(${a0.code}, ${a1.code})`,
+  not_like: ({ a0, a1 }) => `rt.sql.not(rt.sql.like(${a0.code}, ${a1.code}))`,
+  add: arithmetic,
+  sub: arithmetic,
+  mul: arithmetic,
+  div: arithmetic,
+  mod: arithmetic,
+  neg: ({ a0, rt, s }) => {
+    const d = domainOf(rt);
+    // INT and BIGINT wrap: -(-2^31) is -2^31 (Java).
+    if (rt.kind === 'int') return nullSafe1(a0, (v) => `(-${v} | 0)`, s);
+    if (rt.kind === 'bigint') return nullSafe1(a0, (v) => `rt.negI64(${convertCode(v, a0.type, rt)})`, s);
+    return nullSafe1(a0, (v) => (d === 'num' ? `(-${v})` : `rt.sub64(0, ${convertCode(v, a0.type, rt)})`), s);
+  },
+  concat: ({ args, s }) => nullSafeN(args, (vs) => vs.map((v, i) => (args[i]!.type.kind === 'string' ? v : textValueCode(args[i]!.type, v))).join(' + '), s),
+  lower: ({ a0, s }) => nullSafe1(a0, (v) => `${v}.toLowerCase()`, s),
+  upper: ({ a0, s }) => nullSafe1(a0, (v) => `${v}.toUpperCase()`, s),
+  trim: ({ a0, s }) => nullSafe1(a0, (v) => `${v}.trim()`, s),
+  ltrim: ({ a0, s }) => nullSafe1(a0, (v) => `${v}.trimStart()`, s),
+  rtrim: ({ a0, s }) => nullSafe1(a0, (v) => `${v}.trimEnd()`, s),
+  char_length: ({ a0 }) => `rt.sql.charLength(${a0.code})`,
+  substring: ({ args }) => `rt.sql.substring(${args.map((x) => (domainOf(x.type) === 'i64' ? `rt.numOrNull(${x.code})` : x.code)).join(', ')})`,
+  coalesce: ({ args, rt, s }) => `rt.sql.coalesce(${args.map((x) => coerce(x, rt, s)).join(', ')})`,
+  nullif: ({ a0, a1, rt, s }) => `rt.sql.nullif(${coerce(a0, rt, s)}, ${coerce(a1, unify(a0.type, a1.type), s)})`,
+  floor_to: ({ e, a0 }) => `rt.sql.floorTo(${a0.code}, ${unit(e)})`,
+  ceil_to: ({ e, a0 }) => `rt.sql.ceilTo(${a0.code}, ${unit(e)})`,
+  extract: ({ e, a0 }) => `rt.sql.extract(${unit(e)}, ${a0.code})`,
+  timestampadd: ({ e, a0, a1 }) => `rt.sql.timestampAdd(${unit(e)}, ${domainOf(a0.type) === 'i64' ? `rt.numOrNull(${a0.code})` : a0.code}, ${a1.code})`,
+  to_timestamp_ltz: ({ e, a0, s }) => {
+    const precision = e.args[1]?.kind === 'lit' ? Number(e.args[1].value) : 3;
+    const factor = precision === 0 ? 1000 : 1;
+    return nullSafe1(a0, (v) => `Number(${v}) * ${factor}`, s);
+  },
+  json_value: ({ a0, a1 }) => `rt.sql.jsonValue(${a0.code}, ${a1.code})`,
+};
+
 function compileCall(e: Extract<IrExpr, { kind: 'call' }>, s: ExprScope): string {
   const args = e.args.map((a) => compileExpr(a, s));
-  const a0 = args[0]!;
-  const a1 = args[1]!;
-  const rt = e.type;
-  switch (e.fn) {
-    case 'eq':
-    case 'ne':
-    case 'lt':
-    case 'le':
-    case 'gt':
-    case 'ge': {
-      const u = unify(a0.type, a1.type);
-      const l = { code: coerce(a0, u, s), type: a0.type };
-      const r = { code: coerce(a1, u, s), type: a1.type };
-      const op = CMP[e.fn]!;
-      if (domainOf(u) === 'bool' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.sql.cmp(${x}, ${y}) ${op} 0`, s);
-      // Strings order by code point (JS's `<` compares UTF-16 units); equality is the same either way.
-      if (domainOf(u) === 'str' && op !== '===' && op !== '!==') return nullSafeN([l, r], ([x, y]) => `rt.compareStrings(${x}, ${y}) ${op} 0`, s);
-      return nullSafeN([l, r], ([x, y]) => `${x} ${op} ${y}`, s);
-    }
-    case 'and':
-      return a0.type.nullable || a1.type.nullable ? `rt.sql.and(${a0.code}, ${a1.code})` : `(${a0.code} && ${a1.code})`;
-    case 'or':
-      return a0.type.nullable || a1.type.nullable ? `rt.sql.or(${a0.code}, ${a1.code})` : `(${a0.code} || ${a1.code})`;
-    case 'not':
-      return a0.type.nullable ? `rt.sql.not(${a0.code})` : `(!${a0.code})`;
-    case 'is_null':
-      return a0.type.nullable ? `(${a0.code} === null)` : 'false';
-    case 'is_not_null':
-      return a0.type.nullable ? `(${a0.code} !== null)` : 'true';
-    case 'in':
-    case 'not_in': {
-      let u = a0.type;
-      for (const x of args.slice(1)) u = unify(u, x.type);
-      const list = args.slice(1).map((x) => coerce(x, u, s));
-      const code = `rt.sql.inList(${coerce(a0, u, s)}, [${list.join(', ')}])`;
-      return e.fn === 'in' ? code : `rt.sql.not(${code})`;
-    }
-    case 'like':
-      return `rt.sql.like(${a0.code}, ${a1.code})`;
-    case 'not_like':
-      return `rt.sql.not(rt.sql.like(${a0.code}, ${a1.code}))`;
-    case 'add':
-    case 'sub':
-    case 'mul':
-    case 'div':
-    case 'mod':
-      return arith(e.fn, a0, a1, rt, s);
-    case 'neg': {
-      const d = domainOf(rt);
-      // INT and BIGINT wrap: -(-2^31) is -2^31 (Java).
-      if (rt.kind === 'int') return nullSafe1(a0, (v) => `(-${v} | 0)`, s);
-      if (rt.kind === 'bigint') return nullSafe1(a0, (v) => `rt.negI64(${convertCode(v, a0.type, rt)})`, s);
-      return nullSafe1(a0, (v) => (d === 'num' ? `(-${v})` : `rt.sub64(0, ${convertCode(v, a0.type, rt)})`), s);
-    }
-    case 'concat':
-      return nullSafeN(args, (vs) => vs.map((v, i) => (args[i]!.type.kind === 'string' ? v : textValueCode(args[i]!.type, v))).join(' + '), s);
-    case 'lower':
-      return nullSafe1(a0, (v) => `${v}.toLowerCase()`, s);
-    case 'upper':
-      return nullSafe1(a0, (v) => `${v}.toUpperCase()`, s);
-    case 'trim':
-      return nullSafe1(a0, (v) => `${v}.trim()`, s);
-    case 'ltrim':
-      return nullSafe1(a0, (v) => `${v}.trimStart()`, s);
-    case 'rtrim':
-      return nullSafe1(a0, (v) => `${v}.trimEnd()`, s);
-    case 'char_length':
-      return `rt.sql.charLength(${a0.code})`;
-    case 'substring':
-      return `rt.sql.substring(${args.map((x) => (domainOf(x.type) === 'i64' ? `rt.numOrNull(${x.code})` : x.code)).join(', ')})`;
-    case 'coalesce':
-      return `rt.sql.coalesce(${args.map((x) => coerce(x, rt, s)).join(', ')})`;
-    case 'nullif':
-      return `rt.sql.nullif(${coerce(a0, rt, s)}, ${coerce(a1, unify(a0.type, a1.type), s)})`;
-    case 'floor_to':
-      return `rt.sql.floorTo(${a0.code}, ${jsString(e.unit ?? 'day')})`;
-    case 'ceil_to':
-      return `rt.sql.ceilTo(${a0.code}, ${jsString(e.unit ?? 'day')})`;
-    case 'extract': {
-      const code = `rt.sql.extract(${jsString(e.unit ?? 'day')}, ${a0.code})`;
-      return code;
-    }
-    case 'timestampadd':
-      return `rt.sql.timestampAdd(${jsString(e.unit ?? 'day')}, ${domainOf(a0.type) === 'i64' ? `rt.numOrNull(${a0.code})` : a0.code}, ${a1.code})`;
-    case 'to_timestamp_ltz': {
-      const precision = e.args[1]?.kind === 'lit' ? Number(e.args[1].value) : 3;
-      const factor = precision === 0 ? 1000 : 1;
-      return nullSafe1(a0, (v) => `Number(${v}) * ${factor}`, s);
-    }
-    case 'json_value':
-      return `rt.sql.jsonValue(${a0.code}, ${a1.code})`;
-    default:
-      return assertNever(e.fn);
-  }
+  return FUNCTIONS[e.fn]({ e, args, a0: args[0]!, a1: args[1]!, rt: e.type, s });
 }
 
 function arith(fn: 'add' | 'sub' | 'mul' | 'div' | 'mod', a: Compiled, b: Compiled, rt: SqlType, s: ExprScope): string {

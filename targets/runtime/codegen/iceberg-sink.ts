@@ -4,6 +4,7 @@
 // from `env` at run time (never their values: generated files hold no secrets), and the
 // write settings. The runtime's lib/iceberg/ reads it (`IcebergSinkSpec`).
 import type { IrOption, IrSink, PlanDoc } from '../../../src/plan/ir.ts';
+import type { IcebergSinkInput } from '../../iceberg/sink-input.ts';
 import { emptyLock } from '../../iceberg/field-id-lock.ts';
 import { buildLayout, type LayoutProblem } from '../../iceberg/table-layout.ts';
 import { tableProperties } from '../../iceberg/table-properties.ts';
@@ -30,9 +31,9 @@ function jsonCode(v: unknown, indent: string): string {
  * empty field-id lock: ids only matter when the runtime creates the table, and an existing
  * table's own schema is what the sink writes by (columns matched by name).
  */
-export function icebergSinkField(plan: PlanDoc, s: IrSink, indent: string): string {
-  const ice = s.iceberg;
-  if (s.connector !== 'iceberg' || !ice) return '';
+export function icebergSinkField(plan: PlanDoc, s: IcebergSinkInput | undefined, indent: string): string {
+  if (!s) return '';
+  const ice = s.config;
   const lock = emptyLock(ice.table);
   const problems: LayoutProblem[] = [];
   const layout = buildLayout(s, lock, problems);

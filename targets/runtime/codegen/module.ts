@@ -3,19 +3,19 @@
 // wiring the runner instantiates. The result is the body of `definePipeline(env)`, which
 // reads the runtime library as `rt`.
 import { createHash } from 'node:crypto';
-import { liveOperators, normalizedSources, normalizeUid, sourcesNeedingNormalize, stateFingerprints } from '../../../src/plan/state-fingerprints.ts';
+import { stateFingerprints } from '../../../src/plan/state-fingerprints.ts';
 import type { IrColumn, IrOperator, IrOption, IrSink, IrSource, PlanDoc, SqlType } from '../../../src/plan/ir.ts';
-import { assertNever } from '../../../src/util/assert-never.ts';
-import { compileExpr, coerce, type ExprScope } from './expr.ts';
-import { aggFnsCode } from './aggregates.ts';
-import { sessionPartitionFn } from './session.ts';
+import type { ExprScope } from './expr.ts';
 import { formatModule, sinkModule, sourceModule, type RuntimeModuleRef } from '../../../src/connectors/runtime-modules.ts';
 import { expectText, fastReaderCode, jsonValueCode, readerCall, textValueCode } from './js-types.ts';
 import { opColumnName } from '../lib/ops/types.ts';
 import { icebergSinkField, icebergSinkUnsupported } from './iceberg-sink.ts';
 import { jsComment, jsNames, jsString } from './js-text.ts';
-import { temporalJoinFunctions, temporalJoinInstance, versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
+import { operatorCode, type OperatorContext } from './operators.ts';
+import { versionColumn, versionDecodeLines, VERSION_COLUMN, type VersionClock } from './temporal-join.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
+import type { PhysicalPlan } from '../../../src/plan/physical/types.ts';
+import { icebergSinks } from '../../iceberg/sink-input.ts';
 import type { SinkConfig, SourceConfig } from '../lib/config/config-types.ts';
 
 export interface Unsupported {
@@ -77,7 +77,8 @@ function findCol(cols: IrColumn[], name: string): number {
   return i;
 }
 
-export function generateBody(plan: PlanDoc): GeneratedBody {
+/** `phys`: the plan's physical lowering (the build driver's, else lowered here). */
+export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)): GeneratedBody {
   const ident = jsNames([...plan.sources.map((s) => s.id), ...plan.operators.map((o) => o.id), ...plan.sinks.map((s) => s.id)]);
   const out: string[] = [];
   const unsupported: Unsupported[] = [];
@@ -86,10 +87,10 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
 
   // Every physical decision (liveness, changelog normalize, version clocks, '-U' emission, row
   // layouts, panes, connector configs) comes from the lowering: this generator only spells it.
-  const phys = lowerPlan(plan);
   const physSrc = new Map(phys.sources.map((s) => [s.id, s]));
   const physOp = new Map(phys.operators.map((o) => [o.id, o]));
   const physSink = new Map(phys.sinks.map((s) => [s.id, s]));
+  const icebergById = new Map(icebergSinks(plan, phys).map((s) => [s.id, s]));
   const ops = plan.operators.filter((o) => physOp.get(o.id)!.live);
   const sources = plan.sources.filter((s) => physSrc.get(s.id)!.live);
 
@@ -174,84 +175,19 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   }
 
   // ---------------------------------------------------------------- operator functions
-  for (const o of ops) {
-    switch (o.op) {
-      case 'scan':
-      case 'union':
-        break;
-      case 'filter': {
-        const temps: string[] = [];
-        const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
-        const c = compileExpr(o.predicate, sc);
-        out.push('', `// ${cm(o.id)}: filter`, fnWithTemps(`pred_${ident(o.id)}(r)`, temps, `return ${c.code};`));
-        break;
-      }
-      case 'project': {
-        const temps: string[] = [];
-        const sc = scopeOver([layout(o.inputs[0]!)], ['r'], temps);
-        const exprs = o.exprs.map((x, i) => coerce(compileExpr(x.expr, sc), o.schema[i]?.type ?? compileExpr(x.expr, sc).type, sc));
-        out.push('', `// ${cm(o.id)}: project ${cm(o.exprs.map((x) => x.name).join(', '))}`, fnWithTemps(`proj_${ident(o.id)}(r)`, temps, `return [${exprs.join(', ')}];`));
-        break;
-      }
-      case 'window_agg':
-      case 'group_agg': {
-        const inCols = layout(o.inputs[0]!);
-        const code = aggFnsCode(
-          {
-            groupKeys: o.groupKeys,
-            aggregates: o.aggregates,
-            windowColumns: o.op === 'window_agg' ? o.windowColumns : [],
-            scope: (temps) => scopeOver([inCols], ['r'], temps),
-            retract: opById.get(o.inputs[0]!)!.changelog !== 'append',
-          },
-          '',
-        );
-        const what = o.op === 'window_agg' ? `${o.window.kind} window aggregate` : 'GROUP BY aggregate';
-        out.push('', `// ${cm(o.id)}: ${what}: keys ${cm(o.groupKeys.map((k) => k.name).join(', ')) || '(none)'}; ${cm(o.aggregates.map((a) => `${a.name} = ${a.fn}`).join(', '))}`);
-        out.push(`const agg_${ident(o.id)} = ${code};`);
-        const part = o.op === 'window_agg' ? sessionPartitionFn(o, inCols, `part_${ident(o.id)}`) : null;
-        if (part !== null) out.push(part);
-        break;
-      }
-      case 'interval_join': {
-        const L = layout(o.inputs[0]!);
-        const R = layout(o.inputs[1]!);
-        // Key expressions reference their own side's input number; give each side its own layout.
-        const keyFn = (side: 0 | 1): string => {
-          const temps: string[] = [];
-          const cols = side === 0 ? L : R;
-          const sc = scopeOver([cols, cols], ['r', 'r'], temps);
-          const exprs = (side === 0 ? o.leftKeys : o.rightKeys).map((e) => compileExpr(e, sc).code);
-          const body = exprs.length === 1 ? `return ${exprs[0]};` : `return rt.compositeKey(${exprs.join(', ')});`;
-          return fnWithTemps(`${side === 0 ? 'lkey' : 'rkey'}_${ident(o.id)}(r)`, temps, body);
-        };
-        out.push('', `// ${cm(o.id)}: interval join (${o.joinType}), ${cm(o.leftTime)} - ${cm(o.rightTime)} in [${o.lowerMs}, ${o.upperMs}] ms`);
-        out.push(keyFn(0), keyFn(1));
-        if (o.residual) {
-          const temps: string[] = [];
-          const sc = scopeOver([L, R], ['l', 'r'], temps);
-          out.push(fnWithTemps(`resid_${ident(o.id)}(l, r)`, temps, `return ${compileExpr(o.residual, sc).code} === true;`));
-        }
-        const cells = o.outputMap.map((m) => {
-          const cols = m.input === 0 ? L : R;
-          const i = findCol(cols, m.column);
-          return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
-        });
-        out.push(`function join_${ident(o.id)}(l, r) {\n  return [${cells.join(', ')}];\n}`);
-        // A late row, in the shape its ON LATE TO sink receives: the join's columns, the other side's NULL, then the side.
-        for (const side of [0, 1] as const) {
-          const lateCells = o.outputMap.map((m) => (m.input === side ? `x[${findCol(side === 0 ? L : R, m.column)}]` : 'null'));
-          out.push(`function late${side === 0 ? 'l' : 'r'}_${ident(o.id)}(x) {\n  return [${[...lateCells, q(side === 0 ? 'left' : 'right')].join(', ')}];\n}`);
-        }
-        break;
-      }
-      case 'temporal_join':
-        out.push('', ...temporalJoinFunctions(o, ident(o.id), layout(o.inputs[0]!), layout(o.inputs[1]!), opById.get(o.inputs[1]!)!.timeColumn, scopeOver, fnWithTemps));
-        break;
-      default:
-        assertNever(o);
-    }
-  }
+  // Each operator kind's code comes from one table (operators.ts): its functions here, its instance in `instantiate`.
+  const opCx = (o: IrOperator): OperatorContext => ({
+    id: ident(o.id),
+    layout,
+    op: (id) => opById.get(id)!,
+    scopeOver,
+    fnWithTemps,
+    normalized,
+    srcById,
+    updateBefore: (x) => physOp.get(x.id)!.updateBefore,
+    paneOf: (x) => physOp.get(x.id)!.paneMs ?? 0,
+  });
+  for (const o of ops) out.push(...operatorCode(o).functions(o, opCx(o)));
 
   // ---------------------------------------------------------------- encoders
   for (const s of plan.sinks) {
@@ -318,11 +254,11 @@ export function generateBody(plan: PlanDoc): GeneratedBody {
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, s, '    ')} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, icebergById.get(s.id), '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');
-  out.push(...instantiateCode(plan, ops, layout, ident, { normalized, updateBefore: (o) => physOp.get(o.id)!.updateBefore, srcById, paneOf: (o) => physOp.get(o.id)!.paneMs ?? 0 }).map((l) => '    ' + l));
+  out.push(...instantiateCode(plan, ops, layout, ident, normalized, opCx).map((l) => '    ' + l));
   out.push('  },');
   out.push('};');
   const sorted = [...modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
@@ -357,17 +293,7 @@ function sinkOptionsCode(s: IrSink): string {
   return optionsCode(opts, '    ');
 }
 
-interface ChangelogPlan {
-  /** Source ids whose rows pass a changelog normalize first. */
-  normalized: Set<string>;
-  /** A GROUP BY emits '-U' before '+U' (its input retracts, or a consumer must retract). */
-  updateBefore: (op: IrOperator) => boolean;
-  srcById: Map<string, IrSource>;
-  /** The lowering's pane size of a window operator. */
-  paneOf: (op: IrOperator) => number;
-}
-
-function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], ident: Ident, cl: ChangelogPlan): string[] {
+function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) => IrColumn[], ident: Ident, normalized: Set<string>, opCx: (o: IrOperator) => OperatorContext): string[] {
   const L: string[] = [];
   const consumers = new Map<string, string[]>();
   const addConsumer = (id: string, call: string): void => {
@@ -384,8 +310,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
   }
   for (const o of ops) {
     o.inputs.forEach((inp, k) => {
-      const target = o.op === 'interval_join' || o.op === 'temporal_join' ? `${k === 0 ? 'pushl' : 'pushr'}_${ident(o.id)}(r);` : `push_${ident(o.id)}(r);`;
-      addConsumer(inp, target);
+      addConsumer(inp, `${operatorCode(o).push(k, ident(o.id))}(r);`);
     });
   }
   const emitFn = (id: string): string => {
@@ -394,78 +319,9 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
   };
   const graph: string[] = [];
   for (const o of ops) {
-    const id = ident(o.id);
-    const inputs = `[${o.inputs.map(q).join(', ')}]`;
-    switch (o.op) {
-      case 'scan':
-        graph.push(`{ id: ${q(o.id)}, inputs: [], source: ${q(o.source)} }`);
-        if (cl.normalized.has(o.source)) {
-          // Changelog normalize between the source and the scan's consumers (state: last row per key).
-          const cols = layout(o.id);
-          const keys = cl.srcById.get(o.source)!.primaryKey!.map((k) => `r[${findCol(cols, k)}]`);
-          L.push(`function nkey_${id}(r) {\n  return ${keys.length === 1 ? keys[0] : `rt.compositeKey(${keys.join(', ')})`};\n}`);
-          L.push(`const norm_${id} = b.normalize({ id: ${q(normalizeUid(o.id))}, keyOf: nkey_${id}, out: emit_${id} });`);
-        }
-        break;
-      case 'filter':
-        L.push(`function push_${id}(r) {\n  if (pred_${id}(r) === true) emit_${id}(r);\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
-        break;
-      case 'project':
-        // A changelog row's kind rides on the new row (append streams skip the copy).
-        L.push(`function push_${id}(r) {\n  emit_${id}(${o.changelog === 'append' ? `proj_${id}(r)` : `rt.withKindOf(proj_${id}(r), r)`});\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
-        break;
-      case 'union':
-        L.push(`function push_${id}(r) {\n  emit_${id}(r);\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs} }`);
-        break;
-      case 'window_agg': {
-        const inCols = layout(o.inputs[0]!);
-        const ti = inCols.findIndex((c) => c.name === o.windowTimeColumn);
-        const w = o.window;
-        const common = `id: ${q(o.id)}, allowedLatenessMs: ${o.allowedLatenessMs}, emit: ${q(o.emit)}, timeIndex: ${ti}, fns: agg_${id}, out: emit_${id}`;
-        if (w.kind === 'session') {
-          const part = sessionPartitionFn(o, inCols, `part_${id}`) !== null ? `, partitionOf: part_${id}` : '';
-          L.push(`const op_${id} = b.sessionAgg({ ${common}, gapMs: ${w.gapMs}${part} });`);
-        } else {
-          const shape =
-            w.kind === 'tumble'
-              ? `{ kind: 'tumble', sizeMs: ${w.sizeMs}, offsetMs: ${w.offsetMs} }`
-              : w.kind === 'hop'
-                ? `{ kind: 'hop', slideMs: ${w.slideMs}, sizeMs: ${w.sizeMs} }`
-                : `{ kind: 'cumulate', stepMs: ${w.stepMs}, sizeMs: ${w.sizeMs} }`;
-          L.push(`const op_${id} = b.windowAgg({ ${common}, shape: ${shape}, paneMs: ${cl.paneOf(o)} });`);
-        }
-        L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
-        break;
-      }
-      case 'group_agg':
-        L.push(`const op_${id} = b.groupAgg({ id: ${q(o.id)}, stateTtlMs: ${o.stateTtlMs ?? 'null'}, fns: agg_${id}, out: emit_${id}${cl.updateBefore(o) ? ', updateBefore: true' : ''} });`);
-        L.push(`function push_${id}(r) {\n  op_${id}.push(r);\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
-        break;
-      case 'interval_join': {
-        const lc = layout(o.inputs[0]!);
-        const rc = layout(o.inputs[1]!);
-        L.push(
-          `const op_${id} = b.intervalJoin({ id: ${q(o.id)}, joinType: ${q(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
-            `leftTimeIndex: ${lc.findIndex((c) => c.name === o.leftTime)}, rightTimeIndex: ${rc.findIndex((c) => c.name === o.rightTime)}, ` +
-            `lowerMs: ${o.lowerMs}, upperMs: ${o.upperMs}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}, ` +
-            `allowedLatenessMs: ${o.allowedLatenessMs}, lateLeft: latel_${id}, lateRight: later_${id} });`,
-        );
-        L.push(`function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`, `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`);
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
-        break;
-      }
-      case 'temporal_join':
-        L.push(...temporalJoinInstance(o, ident(o.id), layout(o.inputs[0]!), layout(o.inputs[1]!), ops.find((x) => x.id === o.inputs[1])!.timeColumn));
-        graph.push(`{ id: ${q(o.id)}, inputs: ${inputs}, node: op_${id} }`);
-        break;
-      default:
-        assertNever(o);
-    }
+    const { lines, graph: entry } = operatorCode(o).instance(o, opCx(o));
+    L.push(...lines);
+    if (entry !== null) graph.push(entry);
     L.push(emitFn(o.id));
   }
   // Late rows plus late_by_ms, to every sink that declared `ON LATE TO`: a window's input row, or an
@@ -483,7 +339,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
   }
   L.push('return {');
   const scans = ops.filter((o): o is IrOperator & { op: 'scan' } => o.op === 'scan');
-  L.push(`  emit: { ${scans.map((o) => `${q(o.source)}: ${cl.normalized.has(o.source) ? `(r) => norm_${ident(o.id)}.push(r)` : `emit_${ident(o.id)}`}`).join(', ')} },`);
+  L.push(`  emit: { ${scans.map((o) => `${q(o.source)}: ${normalized.has(o.source) ? `(r) => norm_${ident(o.id)}.push(r)` : `emit_${ident(o.id)}`}`).join(', ')} },`);
   L.push(`  graph: [\n    ${graph.join(',\n    ')},\n  ],`);
   L.push(`  late: {${late.length ? '\n  ' + late.join('\n  ') + '\n  ' : ' '}},`);
   L.push('};');

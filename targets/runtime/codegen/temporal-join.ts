@@ -33,8 +33,8 @@ export function versionDecodeLines(clock: VersionClock, i: number): string[] {
   return [`  v = rt.meta(o, ${jsString(clock.meta)});`, `  const c${i} = typeof v === 'number' ? Math.floor(v) : ${SINCE_EVER};`];
 }
 
-type ScopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]) => ExprScope;
-type FnWithTemps = (sig: string, temps: string[], body: string) => string;
+export type ScopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]) => ExprScope;
+export type FnWithTemps = (sig: string, temps: string[], body: string) => string;
 
 function findCol(cols: IrColumn[], name: string): number {
   let i = cols.findIndex((c) => c.name === name);

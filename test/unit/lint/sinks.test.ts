@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from '../../fixtures/plans/index.ts';
 import { opt } from '../../fixtures/plans/builder.ts';
-import { PlanIndex } from '../../../src/plan/plan-index.ts';
+import { PlanIndex } from '../../../src/plan/graph.ts';
 import { estimateFilesPerDay } from '../../../src/lint/rules/iceberg-small-files.ts';
 import { only } from './helpers.ts';
 

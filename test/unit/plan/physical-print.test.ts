@@ -12,6 +12,7 @@ WITH (connector = 'datagen', total_rows = '10', idle_timeout = '5 s');
 CREATE SINK k FROM s WITH (connector = 'kafka', topic = 't', acks = '1');
 CREATE SINK e FROM s WITH (connector = 'kafka', topic = 'u', acks = '1', delivery = 'exactly-once');
 CREATE SINK c FROM s WITH (connector = 'clickhouse', url = 'http://u:inline-secret@h:8123', table = 'db.t', password = 'inline-secret', user = '\${CH_USER}');
+CREATE SINK c2 FROM s WITH (connector = 'clickhouse', table = 't2', order_by = 'ts', ttl = 'ts + INTERVAL 1 DAY');
 `;
 
 async function physical() {
@@ -30,8 +31,14 @@ test('the text form shows resolved delivery, effective acks and commit points; s
   assert.match(text, /user=\$\{CH_USER\}/);
   for (const out of [text, printPhysicalJson(p), printPhysicalDot(p)]) assert.ok(!out.includes('inline-secret'), out);
   assert.match(text, /password=\*\*\*/);
-  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 1);
+  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 2);
   assert.match(printPhysicalDot(p), /^digraph "p" \{/);
+});
+
+test('a ClickHouse sink shows the table it writes: a bare name in default, the sorting key, the TTL', async () => {
+  const text = printPhysicalText(await physical());
+  assert.match(text, /sink c \(clickhouse\)[^\n]*\n[^\n]*\n  commits: [^\n]*\n  table: db\.t, order by \(\)\n/);
+  assert.match(text, /sink c2 \(clickhouse\)[^\n]*\n[^\n]*\n  commits: [^\n]*\n  table: default\.t2, order by \(ts\), ttl ts \+ INTERVAL 1 DAY\n/);
 });
 
 test('two lowerings of one plan print byte-identical text', async () => {

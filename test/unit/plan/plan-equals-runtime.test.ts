@@ -72,8 +72,8 @@ const brokers = (b: string | null): string[] => (b ?? ENV.PIPEC_KAFKA_BROKERS!).
 
 /**
  * The plan's resolved config in the runtime's terms (field names and units of what the constructed
- * connector holds), and the runtime's fields read from it; null: nothing constructed (Iceberg,
- * whose sink is configured from the IR's table spec, and connectors registered by tests).
+ * connector holds), and the runtime's fields read from it; null: nothing constructed
+ * (connectors registered by tests).
  */
 function expectedAndHeld(c: SourceConfig | SinkConfig, running: any): [Record<string, unknown>, Record<string, unknown>] | null {
   switch (c.connector) {
@@ -115,9 +115,41 @@ function expectedAndHeld(c: SourceConfig | SinkConfig, running: any): [Record<st
       return [{ total: c.totalRows ?? Number.POSITIVE_INFINITY, rps: c.rowsPerSecond, partitions: c.partitions }, { total: running.total, rps: running.rps, partitions: running.parts.length }];
     case 'stdout':
       return [{ table: c.format === 'table' }, { table: running.table }];
+    case 'iceberg':
+      return [
+        { catalog: c.catalog, table: c.table, formatVersion: c.formatVersion, targetFileSizeBytes: c.targetFileSizeBytes, commitIntervalMs: c.commitIntervalMs, writeMode: c.writeMode, compressionCodec: c.compressionCodec, partitionBy: c.partitionBy, sortBy: c.sortBy,
+          properties: [c.compressionCodec, String(c.targetFileSizeBytes), c.writeMode, String(c.commitIntervalMs)] },
+        icebergHeld(running.spec),
+      ];
     default:
       return null;
   }
+}
+
+/**
+ * What the running Iceberg sink holds (`IcebergSinkSpec`) in the plan's terms: the partition
+ * spec and sort order read back from the table metadata it would create the table with (field
+ * ids mapped to column names through its schema), the properties it would write with.
+ */
+function icebergHeld(spec: any): Record<string, unknown> {
+  const meta = spec.metadata;
+  const schema = meta.schemas.find((s: any) => s['schema-id'] === meta['current-schema-id']);
+  const column = (id: number): string => schema.fields.find((f: any) => f.id === id)?.name ?? `#${id}`;
+  const partitionSpec = meta['partition-specs'].find((p: any) => p['spec-id'] === meta['default-spec-id']);
+  const sortOrder = meta['sort-orders'].find((o: any) => o['order-id'] === meta['default-sort-order-id']);
+  return {
+    catalog: spec.catalog?.name,
+    table: spec.table,
+    formatVersion: spec.formatVersion,
+    targetFileSizeBytes: spec.targetFileSizeBytes,
+    commitIntervalMs: spec.commitIntervalMs,
+    writeMode: spec.writeMode,
+    compressionCodec: spec.compression,
+    partitionBy: partitionSpec.fields.map((f: any) => (f.transform === 'identity' ? column(f['source-id']) : `${f.transform}(${column(f['source-id'])})`)),
+    sortBy: (sortOrder?.fields ?? []).map((f: any) => `${column(f['source-id'])} ${f.direction} ${f['null-order'].replace('-', ' ')}`),
+    // The table properties agree with the settings they restate.
+    properties: [meta.properties['write.parquet.compression-codec'], meta.properties['write.target-file-size-bytes'], meta.properties['write.merge.mode'], meta.properties['pipec.commit-interval-ms']],
+  };
 }
 
 function compareFields(where: string, expected: Record<string, unknown>, actual: Record<string, unknown>): void {
@@ -126,6 +158,7 @@ function compareFields(where: string, expected: Record<string, unknown>, actual:
 
 test('every spec and valid golden: the runtime connectors receive the physical plan\'s resolved configs', async () => {
   let checked = 0;
+  let icebergChecked = 0;
   for (const file of inputs) {
     const r = await compileFile(file, { cwd: ROOT, env: { get: (n) => ENV[n] } });
     if (!r.plan || r.diagnostics.hasErrors) {
@@ -151,16 +184,17 @@ test('every spec and valid golden: the runtime connectors receive the physical p
     for (const s of def.sinks) {
       const planned = substituted(phys.sinks.find((p) => p.id === s.id)!.config);
       compareFields(`${file}: sink ${s.name} config`, planned as never, s.config as never);
-      if (s.connector === 'iceberg') continue; // configured from the IR's table spec (IcebergSinkSpec)
       const running = sinkFactory(s.connector, ALL_MODULES)!(s, { ...ctx, pipeline: def.name });
       const pair = expectedAndHeld(planned, running);
       assert.ok(pair, `${file}: sink ${s.name}: connector ${s.connector} not compared`);
       compareFields(`${file}: sink ${s.name} as the runtime holds it`, pair[0], pair[1]);
       checked++;
+      if (s.connector === 'iceberg') icebergChecked++;
     }
   }
-  // Every non-Iceberg endpoint of the specs and goldens: a test that checks nothing fails.
+  // Every endpoint of the specs and goldens: a test that checks nothing fails.
   assert.ok(checked >= 40, `only ${checked} connector endpoints checked`);
+  assert.ok(icebergChecked >= 3, `only ${icebergChecked} Iceberg sinks checked`);
 });
 
 test('orders_revenue: the late-rows Kafka sink runs at-least-once, as pipec plan says', async () => {

@@ -2,8 +2,9 @@
 // checked, optimized plan; a target returns files relative to `generated/<pipeline>/` and
 // reports through the diagnostics API ("this target can't express that" is a coded
 // diagnostic, never a silent change of meaning).
-import type { DiagnosticBag } from '../diagnostics/bag.ts';
-import type { PlanDoc } from './ir.ts';
+import type { DiagnosticBag } from '../../diagnostics/bag.ts';
+import type { PlanDoc } from '../ir.ts';
+import type { PhysicalPlan } from './types.ts';
 
 export type TargetName = 'clickhouse' | 'iceberg' | 'runtime' | 'flink';
 
@@ -31,6 +32,12 @@ export interface TargetContext {
    * cannot report anything (the runtime skips its bundle); the files it returns are dropped.
    */
   diagnosticsOnly?: boolean;
+  /**
+   * The plan's physical lowering (src/plan/physical/), made once by the build driver: every
+   * physical decision and resolved connector config a target realises comes from here. When
+   * absent (a test calling a target directly), the target lowers the plan itself.
+   */
+  physical?: PhysicalPlan;
 }
 
 export interface Target {

@@ -13,9 +13,10 @@ export interface CompactionOutcome {
 export async function runCompaction(plan: PlanDoc, baseDir: string, log: (line: string) => void): Promise<CompactionOutcome> {
   const errors: string[] = [];
   for (const policy of plan.compactions) {
-    const sink = plan.sinks.find((s) => s.name === policy.sink);
-    const catalogIr = plan.catalogs.find((c) => c.name === sink?.iceberg?.catalog);
-    if (!sink?.iceberg || !catalogIr) {
+    const found = plan.sinks.find((s) => s.name === policy.sink);
+    const sink = found?.connector === 'iceberg' ? found : undefined;
+    const catalogIr = plan.catalogs.find((c) => c.name === sink?.iceberg.catalog);
+    if (!sink || !catalogIr) {
       errors.push(`policy ${policy.name}: sink ${policy.sink} is not an Iceberg sink with a declared catalog`);
       continue;
     }

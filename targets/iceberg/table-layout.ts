@@ -1,6 +1,6 @@
 // Builds the Iceberg view of one sink: schema (ids from the lock), partition spec with the
 // spec's transforms, sort order, each appended to the lock's history when it changed.
-import type { IrSink } from '../../src/plan/ir.ts';
+import type { IrSinkOf } from '../../src/plan/ir.ts';
 import { icebergField, type TypeMapContext } from './type-map.ts';
 import { evolve, IdAssigner, ownId, type IdLock, type IcebergSchema, type PartitionSpec, type SortOrder } from './field-id-lock.ts';
 
@@ -26,8 +26,8 @@ export function partitionFieldName(column: string, transform: string, param: num
   return param === null ? `${column}_${transform}` : `${column}_${transform === 'truncate' ? 'trunc' : transform}_${param}`;
 }
 
-export function buildLayout(sink: IrSink, lock: IdLock, problems: LayoutProblem[]): TableLayout {
-  const ice = sink.iceberg!;
+export function buildLayout(sink: IrSinkOf<'iceberg'>, lock: IdLock, problems: LayoutProblem[]): TableLayout {
+  const ice = sink.iceberg;
   const ids = new IdAssigner(lock);
   const ctx: TypeMapContext = {
     formatVersion: ice.formatVersion,

@@ -1,7 +1,7 @@
 // Table metadata as the Iceberg table spec defines it (format version 2, or 3 on request):
 // the document a catalog would hold right after CREATE TABLE, before the first snapshot.
 // Deterministic: the UUID comes from the names, `last-updated-ms` is 0.
-import type { IrCatalog, IrSink } from '../../src/plan/ir.ts';
+import type { IrCatalog, IrSinkOf } from '../../src/plan/ir.ts';
 import type { IdLock } from './field-id-lock.ts';
 import type { TableLayout } from './table-layout.ts';
 import { nameUuid } from './deterministic-uuid.ts';
@@ -16,13 +16,13 @@ export function tableLocation(catalog: IrCatalog | undefined, table: string): st
 
 export function tableMetadata(
   pipeline: string,
-  sink: IrSink,
+  sink: IrSinkOf<'iceberg'>,
   catalog: IrCatalog | undefined,
   lock: IdLock,
   layout: TableLayout,
   properties: Record<string, string>,
 ): Record<string, unknown> {
-  const ice = sink.iceberg!;
+  const ice = sink.iceberg;
   const meta: Record<string, unknown> = {
     'format-version': ice.formatVersion,
     'table-uuid': nameUuid(`${pipeline}/${ice.catalog}/${ice.table}`),
@@ -50,8 +50,8 @@ export function tableMetadata(
 }
 
 /** The body of `POST /v1/{prefix}/namespaces/{namespace}/tables` (Iceberg REST catalog). */
-export function restCreateTableRequest(sink: IrSink, lock: IdLock, layout: TableLayout, properties: Record<string, string>): Record<string, unknown> {
-  const ice = sink.iceberg!;
+export function restCreateTableRequest(sink: IrSinkOf<'iceberg'>, lock: IdLock, layout: TableLayout, properties: Record<string, string>): Record<string, unknown> {
+  const ice = sink.iceberg;
   const name = ice.table.split('.').pop()!;
   return {
     name,

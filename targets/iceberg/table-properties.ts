@@ -1,12 +1,12 @@
 // Iceberg table properties derived from the sink options and the compaction policies that
 // maintain the table (table spec "Table Properties" / Iceberg configuration keys).
-import type { IrCompaction, IrSink } from '../../src/plan/ir.ts';
+import type { IrCompaction, IrSinkOf } from '../../src/plan/ir.ts';
 
 /** Commit retries: bounded, exponential backoff with jitter, as the runtime writer does. */
 const COMMIT_RETRY = { 'commit.retry.num-retries': '10', 'commit.retry.min-wait-ms': '100', 'commit.retry.max-wait-ms': '60000', 'commit.retry.total-timeout-ms': '1800000' };
 
-export function tableProperties(pipeline: string, sink: IrSink, policies: IrCompaction[]): Record<string, string> {
-  const ice = sink.iceberg!;
+export function tableProperties(pipeline: string, sink: IrSinkOf<'iceberg'>, policies: IrCompaction[]): Record<string, string> {
+  const ice = sink.iceberg;
   const props: Record<string, string> = {
     'write.format.default': 'parquet',
     'write.parquet.compression-codec': ice.compressionCodec,

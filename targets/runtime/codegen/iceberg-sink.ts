@@ -31,8 +31,8 @@ function jsonCode(v: unknown, indent: string): string {
  * table's own schema is what the sink writes by (columns matched by name).
  */
 export function icebergSinkField(plan: PlanDoc, s: IrSink, indent: string): string {
+  if (s.connector !== 'iceberg') return '';
   const ice = s.iceberg;
-  if (s.connector !== 'iceberg' || !ice) return '';
   const lock = emptyLock(ice.table);
   const problems: LayoutProblem[] = [];
   const layout = buildLayout(s, lock, problems);

@@ -350,7 +350,7 @@ function literalCode(v: unknown): string {
 
 function sinkOptionsCode(s: IrSink): string {
   const opts: Record<string, IrOption> = { ...s.options };
-  if (s.file) {
+  if (s.connector === 'file') {
     opts.path ??= { value: s.file.path, template: s.file.path, envVars: [] };
     opts.format = { value: s.file.format, template: s.file.format, envVars: [] };
   }

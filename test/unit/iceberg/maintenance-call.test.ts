@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { maintenanceSparkSql, nextDoubleUp } from '../../../targets/iceberg/maintenance-plan.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
 import { syntheticSpan } from '../../../src/diagnostics/span.ts';
+import type { IrSinkOf } from '../../../src/plan/ir.ts';
 
 test('nextDoubleUp: ratio >= nextDoubleUp(x) exactly when ratio > x', () => {
   assert.equal(nextDoubleUp(0.3), 0.30000000000000004);
@@ -18,7 +19,7 @@ test('nextDoubleUp: ratio >= nextDoubleUp(x) exactly when ratio > x', () => {
 
 test('REWRITE DELETE FILES → rewrite_data_files with the size floor off and the strict threshold', () => {
   const plan = icebergPlan();
-  const sql = maintenanceSparkSql({ name: 'm', sink: 'lake', actions: [{ kind: 'rewrite_delete_files', deleteRatioAbove: 0.3 }], scheduleMs: null, span: syntheticSpan('x') }, plan.sinks[0]!, 'spec.pipe.sql');
+  const sql = maintenanceSparkSql({ name: 'm', sink: 'lake', actions: [{ kind: 'rewrite_delete_files', deleteRatioAbove: 0.3 }], scheduleMs: null, span: syntheticSpan('x') }, plan.sinks[0] as IrSinkOf<'iceberg'>, 'spec.pipe.sql');
   const call = sql.split('\n').find((l) => l.startsWith('CALL'))!;
   assert.equal(
     call,

@@ -93,7 +93,8 @@ function diffSinks(a: PlanDoc, b: PlanDoc): Finding[] {
     }
     out.push(...diffColumns(s.name, old.schema, s.schema));
     if (old.changelog !== s.changelog) out.push({ impact: 'breaking', subject: `sink ${s.name}`, message: `changelog mode changed from ${old.changelog} to ${s.changelog}` });
-    if (JSON.stringify(old.iceberg?.partitionBy) !== JSON.stringify(s.iceberg?.partitionBy))
+    const partitionSpec = (x: IrSink): string | undefined => (x.connector === 'iceberg' ? JSON.stringify(x.iceberg.partitionBy) : undefined);
+    if (partitionSpec(old) !== partitionSpec(s))
       out.push({ impact: 'compatible', subject: `sink ${s.name}`, message: 'Iceberg partition spec evolves: new data uses the new spec, old files keep theirs' });
   }
   for (const s of a.sinks) if (!b.sinks.some((n) => n.name === s.name)) out.push({ impact: 'breaking', subject: `sink ${s.name}`, message: 'sink removed: its consumers stop receiving data' });
@@ -101,7 +102,18 @@ function diffSinks(a: PlanDoc, b: PlanDoc): Finding[] {
 }
 
 function destination(s: IrSink): string {
-  return s.iceberg?.table ?? s.clickhouse?.table ?? s.kafka?.topic ?? s.file?.path ?? s.connector;
+  switch (s.connector) {
+    case 'iceberg':
+      return s.iceberg.table;
+    case 'clickhouse':
+      return s.clickhouse.table;
+    case 'kafka':
+      return s.kafka.topic;
+    case 'file':
+      return s.file.path;
+    default:
+      return s.connector;
+  }
 }
 
 function diffColumns(sink: string, before: IrColumn[], after: IrColumn[]): Finding[] {

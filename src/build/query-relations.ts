@@ -47,14 +47,14 @@ type Base = { pipeline: string; name: string; columns: QueryColumn[] };
 
 function relationOf(sink: IrSink, plan: PlanDoc, specDir: string, base: Base): LocalRelation | { why: string } {
   // The same defaults as the runtime's file sinks (targets/runtime/lib/io/sinks.ts).
-  if (sink.file) {
+  if (sink.connector === 'file') {
     const given = sink.options.path?.value;
     return sink.file.format === 'parquet'
       ? { kind: 'parquet-dir', ...base, dir: resolve(specDir, given ?? sink.name) }
       : { kind: 'ndjson', ...base, path: resolve(specDir, given ?? `${sink.name}.ndjson`) };
   }
-  if (sink.iceberg) {
-    const catalog = plan.catalogs.find((c) => c.name === sink.iceberg?.catalog);
+  if (sink.connector === 'iceberg') {
+    const catalog = plan.catalogs.find((c) => c.name === sink.iceberg.catalog);
     if (!catalog) return { why: `its catalog ${sink.iceberg.catalog} is not declared` };
     if (catalog.type === 'rest') return { why: `it is in the REST catalog ${catalog.name}; pipec query reads filesystem and sql catalogs` };
     return { kind: 'iceberg', ...base, catalog, table: sink.iceberg.table, baseDir: specDir };

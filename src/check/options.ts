@@ -7,30 +7,13 @@ import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { suggest } from '../util/suggest.ts';
 import { parseDuration, parseSize } from './units.ts';
 import { assertNever } from '../util/assert-never.ts';
+import type { OptSpec, OptType } from '../connectors/descriptor.ts';
 
-export type OptType =
-  | { kind: 'string' }
-  | { kind: 'duration'; allowZero?: boolean }
-  | { kind: 'size' }
-  | { kind: 'int'; min?: number; max?: number }
-  | { kind: 'number' }
-  | { kind: 'boolean' }
-  | { kind: 'enum'; values: readonly string[] };
-
-export interface OptSpec {
-  key: string;
-  type: OptType;
-  required?: boolean;
-}
+// The option schema types live with the connector descriptors (src/connectors/descriptor.ts).
+export type { OptSpec, OptType } from '../connectors/descriptor.ts';
+export { bool, duration, int, oneOf, size, str } from '../connectors/descriptor.ts';
 
 export type OptValue = string | number | boolean;
-
-export const str: OptType = { kind: 'string' };
-export const duration: OptType = { kind: 'duration' };
-export const size: OptType = { kind: 'size' };
-export const bool: OptType = { kind: 'boolean' };
-export const int = (min?: number, max?: number): OptType => ({ kind: 'int', min, max });
-export const oneOf = (...values: string[]): OptType => ({ kind: 'enum', values });
 
 /** The checked options of one statement: parsed values by key, plus the IR option map. */
 export class CheckedOptions {

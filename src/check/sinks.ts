@@ -1,13 +1,14 @@
 // CREATE SINK: connector options, the input (FROM a view or source, AS SELECT, or late events
 // only), the rows' schema and changelog, and the per-connector settings of IrSink.
 import type { CreateSinkStmt } from '../syntax/ast.ts';
-import type { IrClickHouseSink, IrColumn, IrFileSink, IrIcebergSink, IrKafkaSink, IrSink, SinkConnector, Changelog, IntervalJoinOp, WindowAggOp } from '../plan/ir.ts';
+import type { IrClickHouseSink, IrColumn, IrFileSink, IrIcebergSink, IrKafkaSink, IrSink, IrSinkBase, SinkConnector, Changelog, IntervalJoinOp, WindowAggOp } from '../plan/ir.ts';
 import type { Span } from '../diagnostics/span.ts';
 import { T, type SqlType } from '../types/sql-type.ts';
 import { suggest } from '../util/suggest.ts';
 import type { Checker, Stream } from './checker.ts';
 import { checkOptions, optionIdent, splitList, type CheckedOptions } from './options.ts';
-import { SINK_CONNECTORS, SINK_OPTIONS, SINK_QUERY_OPTIONS } from './option-tables.ts';
+import { SINK_QUERY_OPTIONS } from './option-tables.ts';
+import { connectorNamed, sinkConnectorNames } from '../connectors/index.ts';
 import { connectorOf } from './sources.ts';
 import { planQuery } from './select.ts';
 import { findColumn } from './scope.ts';
@@ -20,8 +21,8 @@ const ICEBERG_DEFAULT_FILE_SIZE = 512 * 1024 * 1024;
 export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number): IrSink | null {
   const bag = ck.bag;
   const name = s.name.name;
-  const connector = connectorOf(ck, 'sink', name, s.name.span, s.options, SINK_CONNECTORS) as SinkConnector | null;
-  const table = connector ? [...SINK_OPTIONS[connector], ...(s.query ? SINK_QUERY_OPTIONS : [])] : [];
+  const connector = connectorOf(ck, 'sink', name, s.name.span, s.options, sinkConnectorNames()) as SinkConnector | null;
+  const table = connector ? [...(connectorNamed(connector)?.sink?.options ?? []), ...(s.query ? SINK_QUERY_OPTIONS : [])] : [];
   const opts = connector ? checkOptions(s.options, table, `${connector} sink '${name}'`, s.name.span, bag) : null;
 
   // ---- input
@@ -74,74 +75,68 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
   if (!connector || !opts) return null;
   const known = input !== null || (!s.from && !s.query);
 
-  const ir: IrSink = {
-    id: name,
-    name,
-    connector,
+  // Keys in the order plan JSON has always shown them: id, name, connector, the common fields, the section, span.
+  const head = { id: name, name };
+  const base: Omit<IrSinkBase, 'id' | 'name' | 'span'> = {
     input: input?.op.id ?? null,
     lateFrom: lateFrom.map((o) => o.id),
     schema,
     changelog,
     upsertKey,
     options: opts.ir,
-    iceberg: null,
-    clickhouse: null,
-    kafka: null,
-    file: null,
-    span: s.span,
   };
+  const span = s.span;
   const cols = (option: string): string[] | null => sinkColumns(ck, opts, option, schema, name, s.span, known && !inputFailed);
+  // Each connector's section; null when it could not be checked (the error is reported): the
+  // sink is then left out of the plan, which has errors and is not built.
   switch (connector) {
-    case 'iceberg':
-      ir.iceberg = icebergSink(ck, opts, schema, s.span, checkpointMs, known && !inputFailed);
-      break;
+    case 'iceberg': {
+      const iceberg = icebergSink(ck, opts, schema, s.span, checkpointMs, known && !inputFailed);
+      return iceberg ? { ...head, connector, ...base, iceberg, span } : null;
+    }
     case 'clickhouse': {
       const t = opts.string('table');
       const orderBy = opts.has('order_by') ? cols('order_by') : (upsertKey ?? []);
-      if (t !== undefined) {
-        const parts = t.split('.');
-        if (parts.length > 2 || parts.some((p) => p.trim() === '')) bag.report('invalid-table-name', opts.valueSpan('table', s.span), { table: t, expected: "'database.table' or 'table'" });
-        const ch: IrClickHouseSink = {
-          table: parts.length === 1 ? `default.${t.trim()}` : t.trim(),
-          orderBy: orderBy ?? [],
-          partitionBy: opts.string('partition_by') ?? null,
-          ttl: opts.string('ttl') ?? null,
-        };
-        ir.clickhouse = ch;
-      }
-      break;
+      if (t === undefined) return null;
+      const parts = t.split('.');
+      if (parts.length > 2 || parts.some((p) => p.trim() === '')) bag.report('invalid-table-name', opts.valueSpan('table', s.span), { table: t, expected: "'database.table' or 'table'" });
+      const clickhouse: IrClickHouseSink = {
+        table: parts.length === 1 ? `default.${t.trim()}` : t.trim(),
+        orderBy: orderBy ?? [],
+        partitionBy: opts.string('partition_by') ?? null,
+        ttl: opts.string('ttl') ?? null,
+      };
+      return { ...head, connector, ...base, clickhouse, span };
     }
     case 'kafka': {
       const topic = opts.string('topic');
       const key = opts.has('key') ? cols('key') : upsertKey && upsertKey.length > 0 ? upsertKey : null;
       const acks = opts.string('acks') ?? KAFKA_SINK_DEFAULTS.acks;
       const idem = opts.boolean('enable.idempotence') ?? opts.boolean('idempotence') ?? KAFKA_SINK_DEFAULTS.idempotent;
-      if (topic !== undefined) {
-        const k: IrKafkaSink = {
-          topic,
-          format: (opts.string('format') ?? KAFKA_SINK_DEFAULTS.format) as IrKafkaSink['format'],
-          key,
-          acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
-          idempotent: idem,
-          // The defaults of the connector's resolver (targets/runtime/lib/config/kafka/config.ts), decided once.
-          delivery: (opts.string('delivery') ?? KAFKA_SINK_DEFAULTS.delivery) as IrKafkaSink['delivery'],
-        };
-        ir.kafka = k;
-      }
-      break;
+      if (topic === undefined) return null;
+      const kafka: IrKafkaSink = {
+        topic,
+        format: (opts.string('format') ?? KAFKA_SINK_DEFAULTS.format) as IrKafkaSink['format'],
+        key,
+        acks: (acks === '-1' ? 'all' : acks) as IrKafkaSink['acks'],
+        idempotent: idem,
+        // The defaults of the connector's resolver (targets/runtime/lib/config/kafka/config.ts), decided once.
+        delivery: (opts.string('delivery') ?? KAFKA_SINK_DEFAULTS.delivery) as IrKafkaSink['delivery'],
+      };
+      return { ...head, connector, ...base, kafka, span };
     }
     case 'file': {
       const path = opts.string('path');
-      if (path !== undefined) {
-        const f: IrFileSink = { path, format: (opts.string('format') ?? (path.toLowerCase().endsWith('.parquet') ? 'parquet' : 'ndjson')) as IrFileSink['format'] };
-        ir.file = f;
-      }
-      break;
+      if (path === undefined) return null;
+      const file: IrFileSink = { path, format: (opts.string('format') ?? (path.toLowerCase().endsWith('.parquet') ? 'parquet' : 'ndjson')) as IrFileSink['format'] };
+      return { ...head, connector, ...base, file, span };
     }
     case 'stdout':
-      break;
+      return { ...head, connector, ...base, span };
+    default:
+      // A connector of a test's own descriptor: no section of its own.
+      return { ...head, connector, ...base, span } as IrSink;
   }
-  return ir;
 }
 
 /**

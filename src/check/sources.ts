@@ -1,14 +1,15 @@
 // CREATE SOURCE: connector options, columns (declared, from a schema, or from the PostgreSQL
 // catalog), primary key, watermark, Kafka message key and datagen field options → IrSource.
 import type { CreateSourceStmt, Expr, OptionEntry } from '../syntax/ast.ts';
-import type { IrColumn, IrSource, IrWatermark, SourceConnector, SourceFormat } from '../plan/ir.ts';
+import type { FileSourceFormat, IrColumn, IrSource, IrSourceBase, IrWatermark, KafkaSourceFormat, SourceConnector, SourceFormat } from '../plan/ir.ts';
 import { formatSqlType, type SqlType } from '../types/sql-type.ts';
 import { checkDeclaredColumns } from '../schema/index.ts';
 import type { LoadedSchema } from '../schema/schema-loader.ts';
 import { suggest } from '../util/suggest.ts';
 import type { Checker } from './checker.ts';
 import { checkOptions, optionIdent, splitList, type CheckedOptions, type OptType } from './options.ts';
-import { DATAGEN_FIELD_ATTRS, SOURCE_CONNECTORS, SOURCE_OPTIONS } from './option-tables.ts';
+import { connectorNamed, sourceConnectorNames } from '../connectors/index.ts';
+import type { DynamicOptions } from '../connectors/descriptor.ts';
 import { findColumn } from './scope.ts';
 import { isCalendarInterval, parseDuration } from './units.ts';
 import { parseTimestampLiteral } from './literals.ts';
@@ -30,11 +31,12 @@ export function connectorOf(ck: Checker, kind: 'source' | 'sink', name: string, 
 export async function checkSource(ck: Checker, s: CreateSourceStmt): Promise<void> {
   const bag = ck.bag;
   const name = s.name.name;
-  const connector = connectorOf(ck, 'source', name, s.name.span, s.options, SOURCE_CONNECTORS) as SourceConnector | null;
+  const connector = connectorOf(ck, 'source', name, s.name.span, s.options, sourceConnectorNames()) as SourceConnector | null;
+  const side = connector ? connectorNamed(connector)?.source : undefined;
   const declared = s.columns && s.columns.length > 0 ? s.columns : null;
   const declaredNames = (declared ?? []).map((c) => c.name.name);
-  const opts = connector
-    ? checkOptions(s.options, SOURCE_OPTIONS[connector], `${connector} source '${name}'`, s.name.span, bag, connector === 'datagen' ? datagenKey(ck, declared ?? []) : undefined)
+  const opts = connector && side
+    ? checkOptions(s.options, side.options, `${connector} source '${name}'`, s.name.span, bag, side.dynamic ? dynamicKey(ck, declared ?? [], side.dynamic) : undefined)
     : null;
 
   // ---- columns
@@ -103,7 +105,7 @@ export async function checkSource(ck: Checker, s: CreateSourceStmt): Promise<voi
   }
 
   // ---- datagen fields
-  if (connector === 'datagen' && opts) checkDatagenFields(ck, opts, cols, s);
+  if (connector === 'datagen' && opts && side?.dynamic) checkDatagenFields(ck, opts, cols, s, side.dynamic.match);
 
   const format = sourceFormat(connector, opts);
   const changelog = connector === 'postgres-cdc' || format === 'debezium-json' ? 'changelog' : 'append';
@@ -111,11 +113,7 @@ export async function checkSource(ck: Checker, s: CreateSourceStmt): Promise<voi
   const bounded = (connector === 'file' && opts?.boolean('follow') !== true) || (connector === 'datagen' && opts?.has('total_rows') === true);
 
   if (!connector) return;
-  const ir: IrSource = {
-    id: name,
-    name,
-    connector,
-    format,
+  const rest: Omit<IrSourceBase, 'id' | 'name'> = {
     schemaRef,
     columns: cols,
     usedColumns: cols.map((c) => c.name),
@@ -127,6 +125,15 @@ export async function checkSource(ck: Checker, s: CreateSourceStmt): Promise<voi
     schemaText: loaded?.canonicalText ?? null,
     span: s.span,
   };
+  // Keys in the order plan JSON has always shown them: id, name, connector, format, the rest.
+  const head = { id: name, name };
+  const ir: IrSource =
+    connector === 'kafka'
+      ? { ...head, connector, format: (format ?? 'json') as KafkaSourceFormat, ...rest }
+      : connector === 'file'
+        ? { ...head, connector, format: (format ?? 'ndjson') as FileSourceFormat, ...rest }
+        : // postgres-cdc, datagen (and a test's own connector): no value format.
+          ({ ...head, connector, format: null, ...rest } as IrSource);
   if (loaded?.compatibility !== undefined) ir.schemaCompatibility = loaded.compatibility;
   ck.sources.set(name, { ir, bounded, watermarkInError: s.watermark !== null && watermark === null });
 }
@@ -167,14 +174,12 @@ function watermarkDelay(e: Expr, col: { name: string; quoted: boolean }, ck: Che
   return null;
 }
 
-const FIELD_KEY = /^fields\.(.+)\.([a-z_]+)$/;
-
-/** Types datagen's `fields.<col>.<attr>` keys; unknown columns are reported here. */
-function datagenKey(ck: Checker, declared: NonNullable<CreateSourceStmt['columns']>): (e: OptionEntry) => OptType | null {
+/** Types a connector's per-column keys (datagen's `fields.<col>.<attr>`); unknown columns are reported here. */
+function dynamicKey(ck: Checker, declared: NonNullable<CreateSourceStmt['columns']>, dyn: DynamicOptions): (e: OptionEntry) => OptType | null {
   return (e) => {
-    const m = FIELD_KEY.exec(e.key);
+    const m = dyn.match.exec(e.key);
     if (!m) return null;
-    const attr = DATAGEN_FIELD_ATTRS[m[2]!];
+    const attr = Object.hasOwn(dyn.attrs, m[2]!) ? dyn.attrs[m[2]!] : undefined;
     if (!attr) return null;
     const col = m[1]!;
     if (!declared.some((c) => c.name.name.toLowerCase() === col.toLowerCase())) {
@@ -185,10 +190,10 @@ function datagenKey(ck: Checker, declared: NonNullable<CreateSourceStmt['columns
   };
 }
 
-function checkDatagenFields(ck: Checker, opts: CheckedOptions, cols: IrColumn[], s: CreateSourceStmt): void {
+function checkDatagenFields(ck: Checker, opts: CheckedOptions, cols: IrColumn[], s: CreateSourceStmt, fieldKey: RegExp): void {
   const byCol = new Map<string, Map<string, string>>();
   for (const [key, entry] of opts.entries) {
-    const m = FIELD_KEY.exec(key);
+    const m = fieldKey.exec(key);
     if (!m) continue;
     const c = cols.find((x) => x.name.toLowerCase() === m[1]!.toLowerCase());
     if (!c) continue;

@@ -1,32 +1,26 @@
 // Which runtime module (a subpath of `@pipec/runtime`, file targets/runtime/lib/modules/<module>.ts)
-// realises each connector and value format. Plain data, the compiler's one source of truth for
-// what the runtime target can run: the code generator imports exactly the modules a plan uses,
-// and reports a connector missing here as one the runtime cannot run. (Meant to become part of
-// the connector descriptors in this folder.)
+// realises each connector and value format: the connectors' part from their descriptors
+// (`targets.runtime`), the formats' here. The code generator imports exactly the modules a plan
+// uses, and reports a connector missing here as one the runtime cannot run.
+import { connectors } from './index.ts';
+import type { RuntimeModuleRef } from './descriptor.ts';
 
-export interface RuntimeModuleRef {
-  /** The module's name: `@pipec/runtime/<module>`, targets/runtime/lib/modules/<module>.ts. */
-  module: string;
-  /** The `RuntimeModule` the file exports under this name. */
-  binding: string;
-}
+export type { RuntimeModuleRef } from './descriptor.ts';
 
 const ref = (module: string, binding: string): RuntimeModuleRef => ({ module, binding });
 
-export const RUNTIME_SOURCE_MODULES: Readonly<Record<string, RuntimeModuleRef>> = {
-  datagen: ref('datagen', 'datagenModule'),
-  file: ref('file-source', 'fileSourceModule'),
-  kafka: ref('kafka', 'kafkaModule'),
-  'postgres-cdc': ref('postgres-cdc', 'postgresCdcModule'),
-};
+function table(side: 'source' | 'sink'): Record<string, RuntimeModuleRef> {
+  const out: Record<string, RuntimeModuleRef> = {};
+  for (const d of connectors()) {
+    const r = d.targets.runtime?.[side];
+    if (r) out[d.name] = r;
+  }
+  return out;
+}
 
-export const RUNTIME_SINK_MODULES: Readonly<Record<string, RuntimeModuleRef>> = {
-  clickhouse: ref('clickhouse', 'clickhouseModule'),
-  file: ref('file-sink', 'fileSinkModule'),
-  iceberg: ref('iceberg', 'icebergModule'),
-  kafka: ref('kafka', 'kafkaModule'),
-  stdout: ref('stdout', 'stdoutModule'),
-};
+/** By connector name, from the built-in descriptors (a snapshot: tests that add descriptors use sourceModule/sinkModule). */
+export const RUNTIME_SOURCE_MODULES: Readonly<Record<string, RuntimeModuleRef>> = table('source');
+export const RUNTIME_SINK_MODULES: Readonly<Record<string, RuntimeModuleRef>> = table('sink');
 
 /** Value formats that need a module; the others (json, debezium-json, csv) are built in. */
 export const RUNTIME_FORMAT_MODULES: Readonly<Record<string, RuntimeModuleRef>> = {
@@ -34,9 +28,9 @@ export const RUNTIME_FORMAT_MODULES: Readonly<Record<string, RuntimeModuleRef>> 
   protobuf: ref('protobuf', 'protobufModule'),
 };
 
-const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
-export const sourceModule = (connector: string): RuntimeModuleRef | undefined => own(RUNTIME_SOURCE_MODULES, connector);
-export const sinkModule = (connector: string): RuntimeModuleRef | undefined => own(RUNTIME_SINK_MODULES, connector);
+const own = <T>(t: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(t, key) ? t[key] : undefined);
+export const sourceModule = (connector: string): RuntimeModuleRef | undefined => own(table('source'), connector);
+export const sinkModule = (connector: string): RuntimeModuleRef | undefined => own(table('sink'), connector);
 export const formatModule = (format: string): RuntimeModuleRef | undefined => own(RUNTIME_FORMAT_MODULES, format);
 
 /** Every module name in the table, sorted. */

@@ -4,13 +4,13 @@ import type { DiagnosticBag } from '../diagnostics/bag.ts';
 import { syntheticSpan } from '../diagnostics/span.ts';
 import type { PlanDoc } from '../plan/ir.ts';
 import { PlanIndex } from '../plan/graph.ts';
-import { LINT_RULES } from './rules.ts';
+import { lintRules } from './rules.ts';
 
-export { LINT_RULES };
+export { lintRules };
 
 export function lintPipeline(plan: PlanDoc, diags: DiagnosticBag): void {
   const ctx = { plan, index: new PlanIndex(plan), diags };
-  for (const rule of LINT_RULES) {
+  for (const rule of lintRules()) {
     // A bug in one lint must not hide the other diagnostics of the file.
     try {
       rule.run(ctx);

@@ -1,23 +1,19 @@
-// The one table of lints, run in this order by lintPipeline. Adding a lint: one file under
-// rules/, its code in src/diagnostics/codes/lint.ts, one line here.
+// The one table of lints, run in this order by lintPipeline: the generic ones (rules/), then
+// those of each connector descriptor (src/connectors/<name>/). Adding a generic lint: one file
+// under rules/, its code in src/diagnostics/codes/lint.ts, one line here.
 import type { LintRule } from './rule.ts';
-import { cdcHeartbeat } from './rules/cdc-heartbeat.ts';
+import { connectors } from '../connectors/index.ts';
 import { constantFalseFilter } from './rules/constant-filter.ts';
-import { clickhouseDedup } from './rules/clickhouse-dedup.ts';
 import { distinctState } from './rules/distinct-state.ts';
 import { groupKeyMessageKey, hotPartition } from './rules/group-keys.ts';
-import { icebergBucketNonKey, icebergIdentityHighCardinality } from './rules/iceberg-partitioning.ts';
-import { icebergSmallFiles } from './rules/iceberg-small-files.ts';
-import { kafkaSinkAcks } from './rules/kafka-sink-acks.ts';
 import { registryCompatibility } from './rules/registry-compatibility.ts';
 import { unboundedState } from './rules/unbounded-state.ts';
 import { watermarkIdleTimeout } from './rules/watermark-idle-timeout.ts';
 import { joinLateUnspecified, windowLateUnspecified } from './rules/window-late.ts';
 
-export const LINT_RULES: readonly LintRule[] = [
+export const GENERIC_LINT_RULES: readonly LintRule[] = [
   // sources
   watermarkIdleTimeout,
-  cdcHeartbeat,
   registryCompatibility,
   // operators
   windowLateUnspecified,
@@ -27,10 +23,9 @@ export const LINT_RULES: readonly LintRule[] = [
   distinctState,
   groupKeyMessageKey,
   hotPartition,
-  // sinks
-  kafkaSinkAcks,
-  clickhouseDedup,
-  icebergSmallFiles,
-  icebergIdentityHighCardinality,
-  icebergBucketNonKey,
 ];
+
+/** Every lint: the generic ones, then the connectors' (the descriptor table as it is now). */
+export function lintRules(): readonly LintRule[] {
+  return [...GENERIC_LINT_RULES, ...connectors().flatMap((d) => d.lints ?? [])];
+}

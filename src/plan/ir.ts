@@ -58,7 +58,7 @@ export interface IrColumn {
 // ---------------------------------------------------------------- sources
 
 export type SourceConnector = 'kafka' | 'postgres-cdc' | 'file' | 'datagen';
-export type SourceFormat = 'json' | 'avro' | 'protobuf' | 'debezium-json' | 'ndjson' | 'csv' | 'parquet';
+export type SourceFormat = KafkaSourceFormat | FileSourceFormat;
 
 export interface IrWatermark {
   column: string;
@@ -68,11 +68,10 @@ export interface IrWatermark {
   idleTimeoutMs: number | null;
 }
 
-export interface IrSource {
+/** What every source has, whatever its connector. */
+export interface IrSourceBase {
   id: string;
   name: string;
-  connector: SourceConnector;
-  format: SourceFormat | null;
   /** `registry:orders-value`, `file:schemas/orders.avsc`, ... as written; null when none. */
   schemaRef: string | null;
   /** Every column the source offers (declared, or from the schema). */
@@ -82,7 +81,7 @@ export interface IrSource {
   watermark: IrWatermark | null;
   /** `PRIMARY KEY` (or the table's key for CDC); null when none. */
   primaryKey: string[] | null;
-  /** Kafka message key columns (`key` option); null when none. */
+  /** Kafka message key columns (`key` option); null when none (always null for other connectors). */
   messageKey: string[] | null;
   /** `append` for event streams; `changelog` for CDC (insert/update/delete rows). */
   changelog: 'append' | 'changelog';
@@ -96,6 +95,16 @@ export interface IrSource {
   schemaCompatibility?: string | null;
   span: Span;
 }
+
+export type KafkaSourceFormat = 'json' | 'avro' | 'protobuf' | 'debezium-json';
+export type FileSourceFormat = 'ndjson' | 'csv' | 'parquet';
+
+/** A source, discriminated on `connector`: only Kafka and file sources have a value format. */
+export type IrSource =
+  | (IrSourceBase & { connector: 'kafka'; format: KafkaSourceFormat })
+  | (IrSourceBase & { connector: 'file'; format: FileSourceFormat })
+  | (IrSourceBase & { connector: 'postgres-cdc'; format: null })
+  | (IrSourceBase & { connector: 'datagen'; format: null });
 
 // ---------------------------------------------------------------- expressions
 
@@ -333,10 +342,10 @@ export interface IrFileSink {
   format: 'ndjson' | 'parquet';
 }
 
-export interface IrSink {
+/** What every sink has, whatever its connector. */
+export interface IrSinkBase {
   id: string;
   name: string;
-  connector: SinkConnector;
   /** The operator feeding the sink; null for a sink that only receives late events. */
   input: string | null;
   /** window_agg operators whose late events (`ON LATE TO`) this sink receives. */
@@ -345,12 +354,22 @@ export interface IrSink {
   changelog: Changelog;
   upsertKey: string[] | null;
   options: Record<string, IrOption>;
-  iceberg: IrIcebergSink | null;
-  clickhouse: IrClickHouseSink | null;
-  kafka: IrKafkaSink | null;
-  file: IrFileSink | null;
   span: Span;
 }
+
+/**
+ * A sink, discriminated on `connector`: each connector's checked settings are a section that is
+ * always there (a sink whose section could not be checked is reported and left out of the plan).
+ */
+export type IrSink =
+  | (IrSinkBase & { connector: 'iceberg'; iceberg: IrIcebergSink })
+  | (IrSinkBase & { connector: 'clickhouse'; clickhouse: IrClickHouseSink })
+  | (IrSinkBase & { connector: 'kafka'; kafka: IrKafkaSink })
+  | (IrSinkBase & { connector: 'file'; file: IrFileSink })
+  | (IrSinkBase & { connector: 'stdout' });
+
+/** The sink of one connector. */
+export type IrSinkOf<C extends SinkConnector> = Extract<IrSink, { connector: C }>;
 
 // ---------------------------------------------------------------- catalogs and maintenance
 

@@ -89,10 +89,11 @@ function sinkState(s: IrSink): unknown {
     connector: s.connector,
     changelog: s.changelog,
     upsertKey: s.upsertKey,
-    file: s.file,
-    kafka: s.kafka && { topic: s.kafka.topic, delivery: s.kafka.delivery },
-    clickhouse: s.clickhouse && { table: s.clickhouse.table },
-    iceberg: s.iceberg && { catalog: s.iceberg.catalog, table: s.iceberg.table, formatVersion: s.iceberg.formatVersion },
+    // The same keys (null for another connector's) as when the IR had nullable sections: fingerprints of existing checkpoints stay valid.
+    file: s.connector === 'file' ? s.file : null,
+    kafka: s.connector === 'kafka' ? { topic: s.kafka.topic, delivery: s.kafka.delivery } : null,
+    clickhouse: s.connector === 'clickhouse' ? { table: s.clickhouse.table } : null,
+    iceberg: s.connector === 'iceberg' ? { catalog: s.iceberg.catalog, table: s.iceberg.table, formatVersion: s.iceberg.formatVersion } : null,
   };
 }
 

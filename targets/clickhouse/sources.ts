@@ -41,7 +41,7 @@ export function emitSource(ctx: EmitContext, src: IrSource): Rel | null {
     case 'datagen':
       return plainSource(ctx, src);
     default:
-      return assertNever(src.connector);
+      return assertNever(src);
   }
 }
 

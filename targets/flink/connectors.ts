@@ -3,7 +3,7 @@
 // `datagen`, `print`, `jdbc` for ClickHouse; Iceberg through an Iceberg catalog). Option values
 // keep their `${VAR}` references as written, so no secret or machine-specific value lands in
 // the script. Differences from the runtime are reported at the source or sink.
-import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/plan/ir.ts';
+import type { IrCatalog, IrOption, IrSink, IrSinkOf, IrSource, PlanDoc } from '../../src/plan/ir.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
@@ -256,8 +256,8 @@ function jdbcUri(uri: string): string {
 }
 
 /** The Iceberg table's DDL when Flink can declare its partitioning; null (reported) otherwise. */
-export function icebergTableDdl(s: IrSink, table: string, bag: DiagnosticBag): string | null {
-  const ice = s.iceberg!;
+export function icebergTableDdl(s: IrSinkOf<'iceberg'>, table: string, bag: DiagnosticBag): string | null {
+  const ice = s.iceberg;
   if (ice.partitionBy.some((p) => p.transform !== 'identity')) {
     bag.report('flink-iceberg-partition-transform', s.span, { sink: s.name, table: ice.table });
     return null;

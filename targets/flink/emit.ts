@@ -1,7 +1,7 @@
 // The Flink SQL script of a plan, in the order the SQL client runs it: session settings, Iceberg
 // catalogs and tables, source and sink tables, one temporary view per operator, and one
 // EXECUTE STATEMENT SET with every INSERT (one job). Deterministic: plan order throughout.
-import type { IrSink, PlanDoc } from '../../src/plan/ir.ts';
+import type { IrSink, IrSinkOf, PlanDoc } from '../../src/plan/ir.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { catalogWith, icebergTableDdl, sinkTable, sourceTable, withClause } from './connectors.ts';
 import { compileOperator, type RelationContext } from './relations.ts';
@@ -32,14 +32,14 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
   out.push(...settings(plan, bag), '');
 
   // Iceberg: one catalog per declared catalog a sink uses, the namespaces, and the tables Flink can declare.
-  const iceberg = plan.sinks.filter((s) => s.iceberg);
-  const catalogs = plan.catalogs.filter((c) => iceberg.some((s) => s.iceberg!.catalog === c.name));
+  const iceberg = plan.sinks.filter((s): s is IrSinkOf<'iceberg'> => s.connector === 'iceberg');
+  const catalogs = plan.catalogs.filter((c) => iceberg.some((s) => s.iceberg.catalog === c.name));
   for (const c of catalogs) out.push(`CREATE CATALOG ${ident(c.name)} ${withClause(catalogWith(c))};`, '');
   const namespaces = new Set<string>();
   for (const s of iceberg) {
     jars.add(CONNECTOR_JARS.iceberg);
     const table = icebergTableName(s);
-    const ns = `${ident(s.iceberg!.catalog)}.${ident(namespaceOf(s))}`;
+    const ns = `${ident(s.iceberg.catalog)}.${ident(namespaceOf(s))}`;
     if (!namespaces.has(ns)) out.push(`CREATE DATABASE IF NOT EXISTS ${ns};`, '');
     namespaces.add(ns);
     const ddl = icebergTableDdl(s, table, bag);
@@ -61,7 +61,7 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
   }
   const sinkTables = new Map<string, string>();
   for (const s of plan.sinks) {
-    if (s.iceberg) {
+    if (s.connector === 'iceberg') {
       sinkTables.set(s.name, icebergTableName(s));
       continue;
     }
@@ -116,15 +116,15 @@ function settings(plan: PlanDoc, bag: DiagnosticBag): string[] {
   return lines;
 }
 
-const namespaceOf = (s: IrSink): string => {
-  const t = s.iceberg!.table;
+const namespaceOf = (s: IrSinkOf<'iceberg'>): string => {
+  const t = s.iceberg.table;
   return t.includes('.') ? t.slice(0, t.lastIndexOf('.')) : 'default';
 };
 
-function icebergTableName(s: IrSink): string {
-  const t = s.iceberg!.table;
+function icebergTableName(s: IrSinkOf<'iceberg'>): string {
+  const t = s.iceberg.table;
   const table = t.includes('.') ? t.slice(t.lastIndexOf('.') + 1) : t;
-  return `${ident(s.iceberg!.catalog)}.${ident(namespaceOf(s))}.${ident(table)}`;
+  return `${ident(s.iceberg.catalog)}.${ident(namespaceOf(s))}.${ident(table)}`;
 }
 
 function insertFor(s: IrSink, ctx: RelationContext, sinkTables: Map<string, string>): string[] {

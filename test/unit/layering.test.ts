@@ -66,14 +66,17 @@ export const LAYERS: Layers = {
     may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the lowering reads the checked plan (and prints its expressions) and resolves connector options with the shared resolvers.',
   },
-  'src/connectors': { may: [], why: 'the table of runtime modules is plain data the code generator and the bundler read.' },
+  'src/connectors': {
+    may: ['src/plan', 'src/plan/print', ...LEAVES],
+    why: 'connector descriptors read the checked plan (their resolvers and lints); the config resolvers the runtime library ships import nothing of the tree (the last test holds that).',
+  },
   'src/check': {
     may: ['src/syntax', 'src/schema', 'src/plan', 'targets/runtime/lib/shared', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the checker turns the AST into the plan; it runs before the lints and never calls them.',
   },
   'src/lint': {
-    may: ['src/plan', 'src/plan/optimize', 'src/plan/print', ...LEAVES],
-    why: 'lints read the checked plan only (shared plan queries live in src/plan; constant folding and the printers are pure functions of it).',
+    may: ['src/plan', 'src/plan/optimize', 'src/plan/print', 'src/connectors', ...LEAVES],
+    why: 'lints read the checked plan only (shared plan queries live in src/plan; constant folding and the printers are pure functions of it), and run the lints of the connector descriptors.',
   },
   // ---- targets: the IR, its physical lowering (with the Target interface) and the diagnostics API only (STYLE.md 1)
   'targets/clickhouse': { may: ['src/plan', 'src/plan/physical', ...LEAVES], why: 'a target reads only the plan IR, its physical plan and the diagnostics API.' },

@@ -89,21 +89,20 @@ export function operatorState(o: IrOperator): string {
 export function sinkTarget(s: IrSink): string {
   switch (s.connector) {
     case 'clickhouse':
-      return `clickhouse ${s.clickhouse?.table ?? ''}`.trim();
+      return `clickhouse ${s.clickhouse.table}`;
     case 'iceberg': {
       const ice = s.iceberg;
-      if (!ice) return 'iceberg';
       const parts = ice.partitionBy.map((p) => (p.transform === 'identity' ? p.column : `${p.transform}(${p.param !== null ? `${p.param}, ` : ''}${p.column})`));
       return `iceberg ${ice.catalog}.${ice.table}${parts.length ? ` partitioned by ${parts.join(', ')}` : ''}, commit every ${formatDuration(ice.commitIntervalMs)}`;
     }
     case 'kafka':
-      return s.kafka ? `kafka topic '${s.kafka.topic}' (${s.kafka.format}, acks=${s.kafka.acks}, ${s.kafka.delivery})` : 'kafka';
+      return `kafka topic '${s.kafka.topic}' (${s.kafka.format}, acks=${s.kafka.acks}, ${s.kafka.delivery})`;
     case 'file':
-      return s.file ? `file ${s.file.path} (${s.file.format})` : 'file';
+      return `file ${s.file.path} (${s.file.format})`;
     case 'stdout':
       return 'stdout';
     default:
-      return assertNever(s.connector);
+      return assertNever(s);
   }
 }
 

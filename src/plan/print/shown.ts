@@ -24,21 +24,28 @@ function fromEnv(opts: Record<string, IrOption>, key: string): string | undefine
 /** Connector fields the checker derived from options (topic, path, table, ...), shown as written. */
 function shownSink(s: IrSink): IrSink {
   const o = s.options;
-  const out: IrSink = { ...s, options: shownOptions(o) };
-  if (s.kafka) out.kafka = { ...s.kafka, topic: fromEnv(o, 'topic') ?? s.kafka.topic };
-  if (s.file) out.file = { ...s.file, path: fromEnv(o, 'path') ?? s.file.path };
-  if (s.clickhouse) {
-    const orderBy = fromEnv(o, 'order_by');
-    out.clickhouse = {
-      ...s.clickhouse,
-      table: fromEnv(o, 'table') ?? s.clickhouse.table,
-      orderBy: orderBy !== undefined ? [orderBy] : s.clickhouse.orderBy,
-      partitionBy: fromEnv(o, 'partition_by') ?? s.clickhouse.partitionBy,
-      ttl: fromEnv(o, 'ttl') ?? s.clickhouse.ttl,
-    };
+  const options = shownOptions(o);
+  switch (s.connector) {
+    case 'kafka':
+      return { ...s, options, kafka: { ...s.kafka, topic: fromEnv(o, 'topic') ?? s.kafka.topic } };
+    case 'file':
+      return { ...s, options, file: { ...s.file, path: fromEnv(o, 'path') ?? s.file.path } };
+    case 'clickhouse': {
+      const orderBy = fromEnv(o, 'order_by');
+      const clickhouse = {
+        ...s.clickhouse,
+        table: fromEnv(o, 'table') ?? s.clickhouse.table,
+        orderBy: orderBy !== undefined ? [orderBy] : s.clickhouse.orderBy,
+        partitionBy: fromEnv(o, 'partition_by') ?? s.clickhouse.partitionBy,
+        ttl: fromEnv(o, 'ttl') ?? s.clickhouse.ttl,
+      };
+      return { ...s, options, clickhouse };
+    }
+    case 'iceberg':
+      return { ...s, options, iceberg: { ...s.iceberg, catalog: fromEnv(o, 'catalog') ?? s.iceberg.catalog, table: fromEnv(o, 'table') ?? s.iceberg.table } };
+    default:
+      return { ...s, options };
   }
-  if (s.iceberg) out.iceberg = { ...s.iceberg, catalog: fromEnv(o, 'catalog') ?? s.iceberg.catalog, table: fromEnv(o, 'table') ?? s.iceberg.table };
-  return out;
 }
 
 function shownSource(s: IrSource): IrSource {

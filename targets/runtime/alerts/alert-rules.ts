@@ -185,7 +185,7 @@ function checkpointRules(p: string, ckptS: number): AlertRule[] {
 function icebergRules(plan: PlanDoc): AlertRule[] {
   const p = plan.pipeline.name;
   return plan.sinks
-    .filter((s) => s.iceberg !== null)
+    .filter((s) => s.connector === 'iceberg')
     .map((s) => {
       const labels = { pipeline: p, sink: s.name };
       const compacted = plan.compactions.some((c) => c.sink === s.name);

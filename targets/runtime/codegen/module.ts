@@ -67,7 +67,14 @@ export function fingerprint(plan: PlanDoc): string {
     if (v !== null && typeof v === 'object' && 'template' in v && 'envVars' in v && 'value' in v) return (v as IrOption).template;
     return v;
   };
-  const text = JSON.stringify({ ...plan, pipeline: { ...plan.pipeline, file: '' } }, asWritten);
+  // Sinks in the shape they had before IrSink became a union (every section, null when not the
+  // connector's): fingerprints of existing builds and checkpoints stay the same.
+  const sinks = plan.sinks.map((s) => {
+    const { span, ...rest } = s as IrSink & { iceberg?: unknown; clickhouse?: unknown; kafka?: unknown; file?: unknown };
+    const { iceberg = null, clickhouse = null, kafka = null, file = null, ...common } = rest;
+    return { ...common, iceberg, clickhouse, kafka, file, span };
+  });
+  const text = JSON.stringify({ ...plan, pipeline: { ...plan.pipeline, file: '' }, sinks }, asWritten);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
@@ -286,7 +293,7 @@ function literalCode(v: unknown): string {
 
 function sinkOptionsCode(s: IrSink): string {
   const opts: Record<string, IrOption> = { ...s.options };
-  if (s.file) {
+  if (s.connector === 'file') {
     opts.path ??= { value: s.file.path, template: s.file.path, envVars: [] };
     opts.format = { value: s.file.format, template: s.file.format, envVars: [] };
   }

@@ -11,6 +11,7 @@ import { runCompactionAction } from '../../../targets/iceberg/writer/maintenance
 import { parseMetadataJson, type TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
 import { probe } from './probe.ts';
+import { section } from '../../support/ir-sections.ts';
 
 interface ProbeEntry {
   status: number;
@@ -41,7 +42,7 @@ export const lineageOf = (metadata: string, column = 'orders'): Promise<LineageD
 /** Generated v3 table metadata, partitioned by day(window_start). */
 export async function v3Metadata(): Promise<TableMetadata> {
   const plan = icebergPlan({ partitionBy: [{ column: 'window_start', transform: 'day', param: null }] });
-  plan.sinks[0]!.iceberg!.formatVersion = 3;
+  section(plan.sinks[0]!, 'iceberg').formatVersion = 3;
   const files = await icebergTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
   return parseMetadataJson(String(files.find((f) => f.path.endsWith('metadata.json'))!.contents));
 }

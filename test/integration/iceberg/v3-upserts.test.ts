@@ -31,6 +31,7 @@ import { IcebergSink } from '../../../targets/runtime/lib/iceberg/iceberg-sink.t
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { ConnectorContext } from '../../../targets/runtime/lib/connectors.ts';
 import type { Row } from '../../../targets/runtime/lib/ops/types.ts';
+import { section } from '../../support/ir-sections.ts';
 
 const spec = (mode: string) => `
 PIPELINE groups3 WITH (checkpoint_interval = '100 ms');
@@ -128,7 +129,7 @@ const COLUMNS = [
 /** A copy-on-write changelog sink (key `k`) into an unpartitioned v3 table of a filesystem catalog. */
 async function cowSinkDef(warehouse: string): Promise<SinkDef> {
   const plan = icebergPlan({ columns: COLUMNS });
-  plan.sinks[0]!.iceberg!.formatVersion = 3;
+  section(plan.sinks[0]!, 'iceberg').formatVersion = 3;
   const files = await icebergTarget.emit(plan, { diagnostics: new DiagnosticBag(), readPrevious: () => null });
   const metadata = parseMetadataJson(String(files.find((f) => f.path.endsWith('metadata.json'))!.contents));
   return {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { T } from '../../../src/types/sql-type.ts';
 import type { IrExpr } from '../../../src/plan/ir.ts';
 import { check, op } from './helpers.ts';
+import { section } from '../../support/ir-sections.ts';
 
 const SPEC = `
 PIPELINE orders_revenue WITH (checkpoint_interval = '30 s');
@@ -153,11 +154,11 @@ test('LANGUAGE.md example: sinks', async () => {
   assert.deepEqual(late.schema.map((x) => x.name), ['order_id', 'customer_id', 'amount', 'order_ts', 'kafka_offset', 'late_by_ms']);
   assert.deepEqual(late.schema.at(-1)!.type, T.bigint(false));
 
-  assert.deepEqual(sink('revenue_ch').clickhouse, { table: 'analytics.revenue_1m', orderBy: ['customer_id', 'window_start'], partitionBy: null, ttl: null });
+  assert.deepEqual(section(sink('revenue_ch'), 'clickhouse'), { table: 'analytics.revenue_1m', orderBy: ['customer_id', 'window_start'], partitionBy: null, ttl: null });
   assert.equal(sink('revenue_ch').input, 'revenue_1m/project');
   assert.deepEqual(sink('revenue_ch').options['url'], { value: 'val_pipec_clickhouse_url', template: '${PIPEC_CLICKHOUSE_URL}', envVars: ['PIPEC_CLICKHOUSE_URL'] });
 
-  assert.deepEqual(sink('revenue_lake').iceberg, {
+  assert.deepEqual(section(sink('revenue_lake'), 'iceberg'), {
     catalog: 'lake',
     table: 'analytics.revenue_1m',
     partitionBy: [
@@ -176,7 +177,7 @@ test('LANGUAGE.md example: sinks', async () => {
   assert.equal(alerts.input, 'alerts/project');
   assert.deepEqual(op(plan, 'alerts/filter').inputs, ['revenue_1m/project']);
   // No `delivery` option: at-least-once, what the runtime runs (docs/language-decisions.md "Defaults").
-  assert.deepEqual(alerts.kafka, { topic: 'revenue-alerts', format: 'json', key: ['customer_id'], acks: 'all', idempotent: true, delivery: 'at-least-once' });
+  assert.deepEqual(section(alerts, 'kafka'), { topic: 'revenue-alerts', format: 'json', key: ['customer_id'], acks: 'all', idempotent: true, delivery: 'at-least-once' });
   assert.deepEqual(alerts.schema.map((x) => x.name), ['customer_id', 'window_start', 'window_end', 'revenue', 'orders']);
 });
 

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, diag, kafkaSource } from './helpers.ts';
+import { section } from '../../support/ir-sections.ts';
 
 const SRC = kafkaSource('t', 'k STRING NOT NULL, n INT, d DECIMAL(10, 2), f DOUBLE, day_ DATE, ts TIMESTAMP(3) NOT NULL');
 const CAT = "CREATE CATALOG lake WITH (type = 'filesystem', warehouse = '/tmp/wh');\n";
@@ -10,7 +11,7 @@ const iceberg = (opts: string): string => `${SRC}${CAT}CREATE SINK s FROM t WITH
 test('iceberg partition transforms parse into fields', async () => {
   const c = await check(iceberg(", partition_by = 'hour(ts), truncate(4, k), bucket(8, d), n, identity(day_), month(day_)'"));
   assert.deepEqual(c.codes, []);
-  assert.deepEqual(c.plan!.sinks[0]!.iceberg!.partitionBy, [
+  assert.deepEqual(section(c.plan!.sinks[0]!, 'iceberg').partitionBy, [
     { column: 'ts', transform: 'hour', param: null },
     { column: 'k', transform: 'truncate', param: 4 },
     { column: 'd', transform: 'bucket', param: 8 },
@@ -33,7 +34,7 @@ test('iceberg partition type rules: hour needs a timestamp, truncate no DOUBLE, 
 
 test('iceberg sort_by with directions and null ordering; defaults', async () => {
   const c = await check(iceberg(", sort_by = 'k DESC, n ASC NULLS LAST, ts'"));
-  assert.deepEqual(c.plan!.sinks[0]!.iceberg!.sortBy, [
+  assert.deepEqual(section(c.plan!.sinks[0]!, 'iceberg').sortBy, [
     { column: 'k', direction: 'desc', nulls: 'last' },
     { column: 'n', direction: 'asc', nulls: 'last' },
     { column: 'ts', direction: 'asc', nulls: 'first' },
@@ -44,7 +45,7 @@ test('iceberg sort_by with directions and null ordering; defaults', async () => 
 
 test('iceberg defaults, format_version and target sizes', async () => {
   const c = await check(iceberg(", format_version = '3', target_file_size = '256 MiB'"));
-  const ice = c.plan!.sinks[0]!.iceberg!;
+  const ice = section(c.plan!.sinks[0]!, 'iceberg');
   assert.equal(ice.formatVersion, 3);
   assert.equal(ice.targetFileSizeBytes, 256 * 1024 * 1024);
   assert.equal(ice.commitIntervalMs, 30_000); // the checkpoint interval
@@ -58,14 +59,14 @@ test('iceberg defaults, format_version and target sizes', async () => {
 test('kafka sink settings and key columns', async () => {
   const c = await check(`${SRC}CREATE SINK s FROM t WITH (connector = 'kafka', topic = 'out', key = 'k', acks = '1', enable.idempotence = false, delivery = 'at-least-once');`);
   assert.deepEqual(c.codes, []);
-  assert.deepEqual(c.plan!.sinks[0]!.kafka, { topic: 'out', format: 'json', key: ['k'], acks: '1', idempotent: false, delivery: 'at-least-once' });
+  assert.deepEqual(section(c.plan!.sinks[0]!, 'kafka'), { topic: 'out', format: 'json', key: ['k'], acks: '1', idempotent: false, delivery: 'at-least-once' });
   const bad = await check(`${SRC}CREATE SINK s FROM t WITH (connector = 'kafka', topic = 'out', key = 'kk');`);
   assert.deepEqual(bad.errors, ['sink-column-unknown']);
 });
 
 test('clickhouse sink: order_by columns, default database', async () => {
   const c = await check(`${SRC}CREATE SINK s FROM t WITH (connector = 'clickhouse', table = 'events', order_by = 'k, ts', ttl = 'ts + INTERVAL 1 DAY');`);
-  assert.deepEqual(c.plan!.sinks[0]!.clickhouse, { table: 'default.events', orderBy: ['k', 'ts'], partitionBy: null, ttl: 'ts + INTERVAL 1 DAY' });
+  assert.deepEqual(section(c.plan!.sinks[0]!, 'clickhouse'), { table: 'default.events', orderBy: ['k', 'ts'], partitionBy: null, ttl: 'ts + INTERVAL 1 DAY' });
   const bad = await check(`${SRC}CREATE SINK s FROM t WITH (connector = 'clickhouse', table = 'a.events', order_by = 'k, tss');`);
   assert.deepEqual(bad.errors, ['sink-column-unknown']);
   assert.equal(diag(bad, 'sink-column-unknown').help, "did you mean 'ts'?");
@@ -76,7 +77,7 @@ test('file and stdout sinks', async () => {
 CREATE SINK b FROM t WITH (connector = 'stdout', format = 'ndjson');
 CREATE SINK e FROM t WITH (connector = 'stdout', format = 'xml');`);
   assert.deepEqual(c.errors, ['invalid-option-value']);
-  assert.deepEqual(c.plan!.sinks[0]!.file, { path: 'out/x.parquet', format: 'parquet' });
+  assert.deepEqual(section(c.plan!.sinks[0]!, 'file'), { path: 'out/x.parquet', format: 'parquet' });
 });
 
 test('a sink AS SELECT gets its own operators; FROM a source gets its own scan', async () => {

@@ -5,14 +5,15 @@ import assert from 'node:assert/strict';
 import { icebergTarget, lockPath } from '../../../targets/iceberg/index.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import { syntheticSpan } from '../../../src/diagnostics/span.ts';
-import type { IrColumn, IrSink, PlanDoc } from '../../../src/plan/ir.ts';
+import type { IrColumn, IrIcebergSink, IrSink, PlanDoc } from '../../../src/plan/ir.ts';
+import { section } from '../../support/ir-sections.ts';
 import { T } from '../../../src/types/sql-type.ts';
 import { nameUuid } from '../../../targets/iceberg/deterministic-uuid.ts';
 
 const span = syntheticSpan('spec.pipe.sql');
 const opt = (value: string, envVars: string[] = []) => ({ value, template: envVars.length ? `\${${envVars[0]}}` : value, envVars });
 
-function planWith(columns: IrColumn[], partitionBy: IrSink['iceberg'] extends infer I ? (I extends { partitionBy: infer P } ? P : never) : never = []): PlanDoc {
+function planWith(columns: IrColumn[], partitionBy: IrIcebergSink['partitionBy'] = []): PlanDoc {
   const sink: IrSink = {
     id: 'sink/lake', name: 'lake', connector: 'iceberg', input: 'v/project', lateFrom: [], schema: columns,
     changelog: 'append', upsertKey: null, options: {},
@@ -20,7 +21,7 @@ function planWith(columns: IrColumn[], partitionBy: IrSink['iceberg'] extends in
       catalog: 'lake', table: 'analytics.revenue', partitionBy, sortBy: [{ column: 'customer_id', direction: 'asc', nulls: 'first' }],
       formatVersion: 2, targetFileSizeBytes: 134217728, commitIntervalMs: 300000, writeMode: 'merge-on-read', compressionCodec: 'zstd',
     },
-    clickhouse: null, kafka: null, file: null, span,
+    span,
   };
   return {
     irVersion: 1,
@@ -90,13 +91,13 @@ test('field ids are stable across rebuilds and a new column gets a new id (schem
 test('format version 3 keeps nanosecond timestamps; version 2 warns that it cannot', async () => {
   const cols: IrColumn[] = [{ name: 'ts', type: T.timestampLtz(9, false), metadataFrom: null }];
   const plan2 = planWith(cols);
-  plan2.sinks[0]!.iceberg!.sortBy = [];
+  section(plan2.sinks[0], 'iceberg').sortBy = [];
   const v2 = await emit(plan2);
   assert.equal(v2.diagnostics.items.length, 1);
   assert.equal(v2.diagnostics.items[0]?.code, 'iceberg-lossy-type');
   const plan3 = planWith(cols);
-  plan3.sinks[0]!.iceberg!.formatVersion = 3;
-  plan3.sinks[0]!.iceberg!.sortBy = [];
+  section(plan3.sinks[0], 'iceberg').formatVersion = 3;
+  section(plan3.sinks[0], 'iceberg').sortBy = [];
   const v3 = await emit(plan3);
   const meta = JSON.parse(v3.files.get('iceberg/lake/metadata.json')!);
   assert.equal(meta.schemas[0].fields[0].type, 'timestamptz_ns');

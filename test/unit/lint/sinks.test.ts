@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import * as F from '../../fixtures/plans/index.ts';
 import { opt } from '../../fixtures/plans/builder.ts';
 import { PlanIndex } from '../../../src/plan/graph.ts';
-import { estimateFilesPerDay } from '../../../src/lint/rules/iceberg-small-files.ts';
+import { estimateFilesPerDay } from '../../../src/connectors/iceberg/small-files-lint.ts';
 import { only } from './helpers.ts';
+import { section } from '../../support/ir-sections.ts';
+import type { IrSinkOf } from '../../../src/plan/ir.ts';
 
 test('kafka-sink-not-idempotent: acks=1 without idempotence, at the sink', () => {
   const plan = F.groupAggTtl();
@@ -17,9 +19,9 @@ test('kafka-sink-not-idempotent: acks=1 without idempotence, at the sink', () =>
 
 test('kafka-sink-not-idempotent: acks=all alone is not enough; both are quiet', () => {
   const plan = F.groupAggTtl();
-  plan.sinks[0]!.kafka!.acks = 'all';
+  section(plan.sinks[0]!, 'kafka').acks = 'all';
   assert.match(only(plan, 'kafka-sink-not-idempotent')[0]!.message, /acks=all and without idempotence/);
-  plan.sinks[0]!.kafka!.idempotent = true;
+  section(plan.sinks[0]!, 'kafka').idempotent = true;
   assert.equal(only(plan, 'kafka-sink-not-idempotent').length, 0);
 });
 
@@ -65,29 +67,32 @@ test('iceberg-small-files: estimate from the partition spec', () => {
   const sink = plan.sinks[0]!;
   const est = () => estimateFilesPerDay(sink, new PlanIndex(plan));
   assert.deepEqual(est(), { commitsPerDay: 1440, partitionsPerCommit: 8, filesPerDay: 11520, exact: true });
-  sink.iceberg!.partitionBy = [];
-  sink.iceberg!.commitIntervalMs = 10 * 60_000;
+  section(sink, 'iceberg').partitionBy = [];
+  section(sink, 'iceberg').commitIntervalMs = 10 * 60_000;
   assert.deepEqual(est(), { commitsPerDay: 144, partitionsPerCommit: 1, filesPerDay: 144, exact: true });
-  sink.iceberg!.partitionBy = [{ column: 'device_id', transform: 'truncate', param: 4 }, { column: 'window_start', transform: 'hour', param: null }];
+  section(sink, 'iceberg').partitionBy = [{ column: 'device_id', transform: 'truncate', param: 4 }, { column: 'window_start', transform: 'hour', param: null }];
   assert.deepEqual(est(), { commitsPerDay: 144, partitionsPerCommit: 1, filesPerDay: 144, exact: false });
 });
 
 test('iceberg-small-files: identity on a column with a known cardinality multiplies by it', () => {
   const plan = F.groupAggTtl();
   // Re-point the Kafka sink at Iceberg: region has 3 values (datagen choice).
-  const sink = plan.sinks[0]!;
-  sink.connector = 'iceberg';
-  sink.kafka = null;
-  sink.iceberg = {
-    catalog: 'lake', table: 'x.y', partitionBy: [{ column: 'region', transform: 'identity', param: null }], sortBy: [],
-    formatVersion: 2, targetFileSizeBytes: 1, commitIntervalMs: 60_000, writeMode: 'merge-on-read', compressionCodec: 'zstd',
+  section(plan.sinks[0], 'kafka');
+  const { kafka: _kafka, ...rest } = plan.sinks[0] as IrSinkOf<'kafka'>;
+  plan.sinks[0] = {
+    ...rest,
+    connector: 'iceberg',
+    iceberg: {
+      catalog: 'lake', table: 'x.y', partitionBy: [{ column: 'region', transform: 'identity', param: null }], sortBy: [],
+      formatVersion: 2, targetFileSizeBytes: 1, commitIntervalMs: 60_000, writeMode: 'merge-on-read', compressionCodec: 'zstd',
+    },
   };
   assert.match(only(plan, 'iceberg-small-files')[0]!.message, /into 3 partitions per commit: an estimated 4,320 data files per day/);
 });
 
 test('iceberg-small-files: unknown factors give a lower bound, said as such', () => {
   const plan = F.cdcTemporalJoin();
-  plan.sinks[0]!.iceberg!.commitIntervalMs = 30_000;
+  section(plan.sinks[0]!, 'iceberg').commitIntervalMs = 30_000;
   // identity(country): unknown; day(order_ts): 1 → at least 2,880 per day.
   assert.match(only(plan, 'iceberg-small-files')[0]!.message, /into at least 1 partition per commit: an estimated at least 2,880 data files per day/);
 });
@@ -120,9 +125,9 @@ test('iceberg-bucket-non-key: bucket on the grouping key is quiet, on another co
   assert.equal(only(F.iotHop(), 'iceberg-bucket-non-key').length, 0);
   const plan = F.fanOut();
   // clean_events is keyed by the message key user_id (passed through the view).
-  plan.sinks[0]!.iceberg!.partitionBy.push({ column: 'event_type', transform: 'bucket', param: 4 });
+  section(plan.sinks[0]!, 'iceberg').partitionBy.push({ column: 'event_type', transform: 'bucket', param: 4 });
   const [d] = only(plan, 'iceberg-bucket-non-key');
   assert.equal(d!.message, "Iceberg sink 'events_lake' buckets on 'event_type', which is not a key of the rows it writes (key: user_id)");
-  plan.sinks[0]!.iceberg!.partitionBy[1] = { column: 'user_id', transform: 'bucket', param: 4 };
+  section(plan.sinks[0]!, 'iceberg').partitionBy[1] = { column: 'user_id', transform: 'bucket', param: 4 };
   assert.equal(only(plan, 'iceberg-bucket-non-key').length, 0);
 });

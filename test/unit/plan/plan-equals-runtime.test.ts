@@ -169,7 +169,7 @@ test('every spec and valid golden: the runtime connectors receive the physical p
     // `pipec plan` (the logical plan's Kafka section) and the physical plan say the same.
     for (const s of r.plan.sinks) {
       const c = phys.sinks.find((p) => p.id === s.id)!.config;
-      if (s.kafka && c.connector === 'kafka') assert.equal(s.kafka.delivery, c.delivery, `${file}: sink ${s.name}: pipec plan's delivery`);
+      if (s.connector === 'kafka' && c.connector === 'kafka') assert.equal(s.kafka.delivery, c.delivery, `${file}: sink ${s.name}: pipec plan's delivery`);
     }
     const def = instantiateBody(generateBody(r.plan).body, ENV);
     for (const s of def.sources) {

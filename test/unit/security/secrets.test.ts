@@ -12,6 +12,7 @@ import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import { syntheticSpan } from '../../../src/diagnostics/span.ts';
 import { subst } from '../../../targets/runtime/lib/index.ts';
 import { hideValues } from '../../../targets/runtime/lib/hidden-values.ts';
+import { section } from '../../support/ir-sections.ts';
 
 const SPEC = `CREATE SOURCE clicks (user_id STRING NOT NULL) WITH (connector = 'kafka', topic = 'clicks', brokers = '\${SECRET_BROKERS}', format = 'json');
 CREATE SINK k FROM clicks WITH (connector = 'kafka', topic = '\${SINK_TOPIC}', format = 'json');
@@ -25,9 +26,9 @@ test('the IR keeps resolved values; text, json and dot plans show only the templ
   assert.ok(plan);
   // The values are there for the runtime and `pipec compact` ...
   const sink = (n: string) => plan.sinks.find((s) => s.name === n)!;
-  assert.equal(sink('k').kafka?.topic, 'val_sink_topic');
-  assert.equal(sink('f').file?.path, 'val_out_dir/clicks.ndjson');
-  assert.equal(sink('ch').clickhouse?.table, 'val_ch_db.clicks');
+  assert.equal(section(sink('k'), 'kafka').topic, 'val_sink_topic');
+  assert.equal(section(sink('f'), 'file').path, 'val_out_dir/clicks.ndjson');
+  assert.equal(section(sink('ch'), 'clickhouse').table, 'val_ch_db.clicks');
   assert.equal(sink('ch').options['url']?.value, 'val_secret_url');
   // ... and no printer shows one.
   const text = printPlanText(plan);
@@ -39,7 +40,7 @@ test('the IR keeps resolved values; text, json and dot plans show only the templ
   assert.match(text, /sink ch → clickhouse \$\{CH_DB\}\.clicks/);
   const printed = JSON.parse(json) as typeof plan;
   assert.deepEqual(printed.sources[0]!.options['brokers'], { value: '${SECRET_BROKERS}', template: '${SECRET_BROKERS}', envVars: ['SECRET_BROKERS'] });
-  assert.equal(printed.sinks.find((s) => s.name === 'k')!.kafka?.topic, '${SINK_TOPIC}');
+  assert.equal(section(printed.sinks.find((s) => s.name === 'k')!, 'kafka').topic, '${SINK_TOPIC}');
   assert.equal(printPlanJson(plan), json, 'printing does not change the plan');
 });
 

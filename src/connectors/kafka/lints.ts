@@ -1,11 +1,11 @@
 // Lint: a Kafka sink that does not write with acks=all and an idempotent producer.
-import type { LintRule } from '../rule.ts';
+import type { ConnectorLint } from '../descriptor.ts';
 
-export const kafkaSinkAcks: LintRule = {
+export const kafkaSinkAcks: ConnectorLint = {
   code: 'kafka-sink-not-idempotent',
   run({ plan, diags }) {
     for (const s of plan.sinks) {
-      if (s.connector !== 'kafka' || !s.kafka) continue;
+      if (s.connector !== 'kafka') continue;
       if (s.kafka.acks === 'all' && s.kafka.idempotent) continue;
       diags.report('kafka-sink-not-idempotent', s.span, { sink: s.name, acks: s.kafka.acks, idempotent: s.kafka.idempotent });
     }

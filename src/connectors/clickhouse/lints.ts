@@ -7,18 +7,18 @@
 // intervals keep their tokens; the runtime warns at start if the server or table cannot
 // deduplicate them).
 import type { IrSink } from '../../plan/ir.ts';
-import type { LintRule } from '../rule.ts';
+import type { ConnectorLint } from '../descriptor.ts';
 
 export function clickhouseReplaysDuplicate(s: IrSink): boolean {
   if (s.changelog !== 'append' || (s.upsertKey !== null && s.upsertKey.length > 0)) return false;
   return (s.options['delivery']?.value ?? 'at-least-once') !== 'exactly-once';
 }
 
-export const clickhouseDedup: LintRule = {
+export const clickhouseDedup: ConnectorLint = {
   code: 'clickhouse-duplicates-on-replay',
   run({ plan, index, diags }) {
     for (const s of plan.sinks) {
-      if (s.connector !== 'clickhouse' || !s.clickhouse || !clickhouseReplaysDuplicate(s)) continue;
+      if (s.connector !== 'clickhouse' || !clickhouseReplaysDuplicate(s)) continue;
       const sources = index.upstreamSources(index.sinkFeeds(s));
       if (sources.length === 0) continue;
       diags.report('clickhouse-duplicates-on-replay', s.span, {

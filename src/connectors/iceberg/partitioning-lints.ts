@@ -2,8 +2,8 @@
 // on a column that is not a key of the rows written.
 import type { IrOperator, IrSink } from '../../plan/ir.ts';
 import { formatSqlType } from '../../types/sql-type.ts';
-import { columnCardinality, type PlanIndex } from '../../plan/graph.ts';
-import type { LintRule } from '../rule.ts';
+import { columnCardinality, type PlanIndex } from '../../plan/plan-index.ts';
+import type { ConnectorLint } from '../descriptor.ts';
 import { assertNever } from '../../util/assert-never.ts';
 
 /** Column types whose values are usually too many to partition by one by one. */
@@ -11,11 +11,11 @@ const HIGH_CARDINALITY_KINDS = new Set(['string', 'bigint', 'bytes', 'timestamp'
 /** A column known to have at most this many values is fine as an identity partition. */
 export const IDENTITY_CARDINALITY_LIMIT = 1000;
 
-export const icebergIdentityHighCardinality: LintRule = {
+export const icebergIdentityHighCardinality: ConnectorLint = {
   code: 'iceberg-identity-high-cardinality',
   run({ plan, index, diags }) {
     for (const s of plan.sinks) {
-      if (!s.iceberg) continue;
+      if (s.connector !== 'iceberg') continue;
       for (const f of s.iceberg.partitionBy) {
         if (f.transform !== 'identity') continue;
         const col = s.schema.find((c) => c.name === f.column);
@@ -70,11 +70,11 @@ function sinkKey(index: PlanIndex, s: IrSink): string[] | null {
   return s.input ? rowKey(index, s.input) : null;
 }
 
-export const icebergBucketNonKey: LintRule = {
+export const icebergBucketNonKey: ConnectorLint = {
   code: 'iceberg-bucket-non-key',
   run({ plan, index, diags }) {
     for (const s of plan.sinks) {
-      if (!s.iceberg) continue;
+      if (s.connector !== 'iceberg') continue;
       const key = sinkKey(index, s);
       if (!key) continue;
       for (const f of s.iceberg.partitionBy) {

@@ -1,7 +1,7 @@
 // Lint: a PostgreSQL CDC source without `heartbeat` (an idle slot retains WAL on the server).
-import type { LintRule } from '../rule.ts';
+import type { ConnectorLint } from '../descriptor.ts';
 
-export const cdcHeartbeat: LintRule = {
+export const cdcHeartbeat: ConnectorLint = {
   code: 'cdc-without-heartbeat',
   run({ plan, diags }) {
     for (const s of plan.sources) {

@@ -2,8 +2,8 @@
 // small data files a day. The estimate is shown in the message.
 import type { IrPartitionField, IrSink } from '../../plan/ir.ts';
 import { formatCount, formatDuration } from '../../plan/print/format.ts';
-import { columnCardinality, type PlanIndex } from '../../plan/graph.ts';
-import type { LintRule } from '../rule.ts';
+import { columnCardinality, type PlanIndex } from '../../plan/plan-index.ts';
+import type { ConnectorLint } from '../descriptor.ts';
 import { assertNever } from '../../util/assert-never.ts';
 
 /** More data files a day than this, without a compaction policy rewriting them, is a warning. */
@@ -41,8 +41,9 @@ function fieldFanOut(f: IrPartitionField, sink: IrSink, index: PlanIndex): numbe
 }
 
 export function estimateFilesPerDay(sink: IrSink, index: PlanIndex): FilesEstimate | null {
+  if (sink.connector !== 'iceberg') return null;
   const ice = sink.iceberg;
-  if (!ice || ice.commitIntervalMs <= 0) return null;
+  if (ice.commitIntervalMs <= 0) return null;
   const commitsPerDay = 86_400_000 / ice.commitIntervalMs;
   let partitionsPerCommit = 1;
   let exact = true;
@@ -54,7 +55,7 @@ export function estimateFilesPerDay(sink: IrSink, index: PlanIndex): FilesEstima
   return { commitsPerDay, partitionsPerCommit, filesPerDay: Math.ceil(commitsPerDay * partitionsPerCommit), exact };
 }
 
-export const icebergSmallFiles: LintRule = {
+export const icebergSmallFiles: ConnectorLint = {
   code: 'iceberg-small-files',
   run({ plan, index, diags }) {
     for (const s of plan.sinks) {

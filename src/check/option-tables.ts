@@ -68,6 +68,8 @@ export const SINK_OPTIONS: Record<(typeof SINK_CONNECTORS)[number], OptSpec[]> =
     { key: 'connector', type: str, required: true },
     { key: 'url', type: str },
     { key: 'table', type: str, required: true },
+    // The table the ClickHouse target's DDL creates instead (default <pipeline>.<sink>): never the runtime's table.
+    { key: 'ddl_table', type: str },
     { key: 'order_by', type: str },
     { key: 'partition_by', type: str },
     { key: 'ttl', type: str },

@@ -3,7 +3,8 @@
 import type { IrSink, IrView } from '../../src/plan/ir.ts';
 import { AGGREGATES } from './aggregates.ts';
 import { addStmt, ensureDatabase, objectExists, selectFrom, type EmitContext, type Rel } from './model.ts';
-import { ident, qualified, splitTableName } from './sql-text.ts';
+import { clickhouseDdlTable } from '../../src/plan/clickhouse-ddl-table.ts';
+import { ident, qualified } from './sql-text.ts';
 import { chType, lostNullability } from './types.ts';
 import { mergeSelect, nullableKeySetting, stateColumns, stateKey } from './windows.ts';
 
@@ -72,7 +73,9 @@ function withKey(ctx: EmitContext, sink: IrSink | undefined, order: string[], ke
 
 export function emitSink(ctx: EmitContext, sink: IrSink): void {
   if (sink.connector !== 'clickhouse' || !sink.clickhouse) return;
-  const { db, table } = splitTableName(sink.clickhouse.table, ctx.db);
+  // Never the runtime sink's table by default: both running would double every row (clickhouse-ddl-table.ts).
+  const { db, table } = clickhouseDdlTable(ctx.plan.pipeline.name, sink);
+  if (`${db}.${table}` === sink.clickhouse.table) ctx.bag.report('clickhouse-ddl-table-shared', sink.span, { sink: sink.name, table: sink.clickhouse.table });
   if (!sink.input) {
     // A sink of late rows only: ClickHouse merges late rows into their window instead, so nothing
     // ever arrives here; the table still exists so that readers' queries keep working.

@@ -41,10 +41,3 @@ function escapeBody(s: string, quote: string): string {
 export function comment(text: string): string {
   return '-- ' + displayText(text.replace(/[\r\n]+/g, ' '));
 }
-
-/** Splits `database.table` (the sink option) into its parts; a bare name uses `defaultDb`. */
-export function splitTableName(name: string, defaultDb: string): { db: string; table: string } {
-  const dot = name.indexOf('.');
-  if (dot < 0) return { db: defaultDb, table: name };
-  return { db: name.slice(0, dot), table: name.slice(dot + 1) };
-}

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compileFile } from '../../../src/build/compile.ts';
+import { clickhouseDdlTable } from '../../../src/plan/clickhouse-ddl-table.ts';
 import type { PlanDoc } from '../../../src/plan/ir.ts';
 import { emitClickHouse } from '../../../targets/clickhouse/index.ts';
 import { ChdbLiveSession } from '../../support/chdb-live.ts';
@@ -96,7 +97,7 @@ async function ddl(topic: string, group: string): Promise<{ statements: { role: 
   const src = plan.sources.find((s) => s.name === 'orders')!;
   src.options = { ...src.options, topic: opt(topic), group_id: opt(group) };
   const out = emitClickHouse(plan);
-  const sinkTables = out.statements.filter((s) => /^CREATE TABLE IF NOT EXISTS `analytics`/.test(s.sql)).map((s) => /^CREATE TABLE IF NOT EXISTS (\S+)/.exec(s.sql)![1]!);
+  const sinkTables = plan.sinks.filter((s) => s.clickhouse).map((s) => clickhouseDdlTable(plan.pipeline.name, s)).map((t) => `\`${t.db}\`.\`${t.table}\``);
   return { statements: out.statements, sinkTables };
 }
 

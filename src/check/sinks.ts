@@ -106,6 +106,12 @@ export function checkSink(ck: Checker, s: CreateSinkStmt, checkpointMs: number):
         partitionBy: opts.string('partition_by') ?? null,
         ttl: opts.string('ttl') ?? null,
       };
+      const ddl = opts.string('ddl_table');
+      if (ddl !== undefined) {
+        const dp = ddl.split('.');
+        if (dp.length > 2 || dp.some((p) => p.trim() === '')) bag.report('invalid-table-name', opts.valueSpan('ddl_table', s.span), { table: ddl, expected: "'database.table' or 'table'" });
+        else clickhouse.ddlTable = ddl.trim();
+      }
       return { ...head, connector, ...base, clickhouse, span };
     }
     case 'kafka': {

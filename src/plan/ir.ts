@@ -321,8 +321,13 @@ export interface IrIcebergSink {
 }
 
 export interface IrClickHouseSink {
-  /** `database.table`. */
+  /** `database.table`: what the runtime's ClickHouse sink writes. */
   table: string;
+  /**
+   * The `ddl_table` option as written (`database.table` or a bare name in the pipeline's database): the table the
+   * ClickHouse target's DDL creates for this sink. Absent: `<pipeline>.<sink>` (src/plan/clickhouse-ddl-table.ts).
+   */
+  ddlTable?: string;
   orderBy: string[];
   partitionBy: string | null;
   ttl: string | null;

@@ -48,7 +48,7 @@ export interface PipeFile {
   statements: Statement[];
   /** `-- pipec:allow CODE` comments, each silencing CODE on the statement that follows. */
   suppressions: Suppression[];
-  /** The comments of a `.pipe.sql` file in source order, so `pipec fmt` can keep them. Absent for YAML. */
+  /** The comments of the file in source order, in SQL spelling (`#x` of YAML is `--x`), so `pipec fmt` can keep them. */
   comments?: SourceComment[];
   span: Span;
 }

@@ -10,7 +10,7 @@ import type { Span } from '../diagnostics/span.ts';
 import type { IrSink, IrSource, PlanDoc } from '../plan/ir.ts';
 import { emitClickHouse } from '../../targets/clickhouse/index.ts';
 import { ident, qualified, str } from '../../targets/clickhouse/sql-text.ts';
-import { lowerPlan } from '../plan/physical/lower.ts';
+import { clickhouseDdlTable } from '../plan/clickhouse-ddl-table.ts';
 import { readTimestamp } from '../../targets/runtime/lib/values.ts';
 import { opColumnName } from '../../targets/runtime/lib/ops/types.ts';
 import type { ScriptStep } from '../../targets/runtime/lib/testing/scripted.ts';
@@ -245,10 +245,9 @@ function watermarkRows(plan: PlanDoc, db: string, source: string, partitions: nu
 
 /** How a reader gets a sink's rows: its read view, else its table (latest version per key, deletes dropped). */
 function readSql(plan: PlanDoc, db: string, output: string, statements: string[]): string {
-  void db;
-  const t = lowerPlan(plan).sinks.find((s) => s.name === output)?.table;
-  if (t?.kind !== 'clickhouse') throw new Error(`sink ${output} has no ClickHouse table in the physical plan`);
-  const [sinkDb, table] = [t.database, t.name];
+  const sink = plan.sinks.find((s) => s.name === output)!;
+  // The table the DDL creates for the sink (never the runtime sink's table by default).
+  const { db: sinkDb, table } = clickhouseDdlTable(db, sink);
   const name = qualified(sinkDb, table);
   const read = qualified(sinkDb, `${table}__read`);
   if (statements.some((s) => s.startsWith(`CREATE VIEW IF NOT EXISTS ${read}\n`))) return `SELECT * FROM ${read}`;

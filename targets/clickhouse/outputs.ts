@@ -3,6 +3,7 @@
 import type { IrSink, IrView } from '../../src/plan/ir.ts';
 import { AGGREGATES } from './aggregates.ts';
 import { addStmt, ensureDatabase, objectExists, selectFrom, type EmitContext, type Rel } from './model.ts';
+import { clickhouseDdlTable } from '../../src/plan/clickhouse-ddl-table.ts';
 import { ident, qualified } from './sql-text.ts';
 import { chType, lostNullability } from './types.ts';
 import { mergeSelect, nullableKeySetting, stateColumns, stateKey } from './windows.ts';
@@ -71,10 +72,12 @@ function withKey(ctx: EmitContext, sink: IrSink | undefined, order: string[], ke
 }
 
 export function emitSink(ctx: EmitContext, sink: IrSink): void {
-  // The table and its layout as the physical plan resolved them (PhysicalSink.table).
+  // The layout as the physical plan resolved it (PhysicalSink.table); the table itself is never the
+  // runtime sink's by default: both running would double every row (clickhouse-ddl-table.ts).
   const ch = ctx.physical.sinks.find((p) => p.id === sink.id)?.table;
   if (sink.connector !== 'clickhouse' || ch?.kind !== 'clickhouse') return;
-  const { database: db, name: table } = ch;
+  const { db, table } = clickhouseDdlTable(ctx.plan.pipeline.name, sink);
+  if (`${db}.${table}` === sink.clickhouse.table) ctx.bag.report('clickhouse-ddl-table-shared', sink.span, { sink: sink.name, table: sink.clickhouse.table });
   if (!sink.input) {
     // A sink of late rows only: ClickHouse merges late rows into their window instead, so nothing
     // ever arrives here; the table still exists so that readers' queries keep working.

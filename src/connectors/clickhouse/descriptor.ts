@@ -12,6 +12,7 @@ export const clickhouse: ConnectorDescriptor = {
       ...COMMON_SINK_OPTIONS,
       { key: 'url', type: str, default: '`PIPEC_CLICKHOUSE_URL` at start', doc: 'HTTP endpoint of the server.' },
       { key: 'table', type: str, required: true, doc: '`table` or `database.table`.' },
+      { key: 'ddl_table', type: str, default: '`<pipeline>.<sink>`', doc: "The table the ClickHouse target's DDL creates instead of `table` (never the runtime's by default)." },
       { key: 'order_by', type: str, default: "the input's upsert key", doc: 'ORDER BY columns of the created table.' },
       { key: 'partition_by', type: str, doc: 'PARTITION BY expression of the created table.' },
       { key: 'ttl', type: str, doc: 'TTL expression of the created table.' },

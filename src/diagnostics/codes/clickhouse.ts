@@ -122,9 +122,17 @@ export const clickhouseCodes = {
     severity: 'error',
     title: 'ClickHouse sink table collides with a generated object',
     message: (p) => `sink '${p.sink}': table '${p.table}' is also the name of a table or view this pipeline creates`,
-    help: () => "give the sink's table option a database prefix, e.g. table = 'analytics.<name>'",
+    help: () => "choose the DDL's table with the sink's ddl_table option, e.g. ddl_table = 'analytics.<name>'",
     explain:
-      "A bare sink table name lands in the pipeline's own database, where pipec also creates one table or view per source and view. Every statement is CREATE ... IF NOT EXISTS, so the second object of the same name would silently not be created and the sink would write into the wrong table. pipec reports the collision instead.",
+      "The ClickHouse DDL creates a sink's table in the pipeline's own database (named after the sink, or as `ddl_table` says), where pipec also creates one table or view per source and view and their helper tables. Every statement is CREATE ... IF NOT EXISTS, so the second object of the same name would silently not be created and the sink would write into the wrong table. pipec reports the collision instead.",
+  }),
+  'clickhouse-ddl-table-shared': def<{ sink: string; table: string }>({
+    severity: 'warning',
+    title: "the ClickHouse DDL writes the runtime sink's table",
+    message: (p) => `sink '${p.sink}': ddl_table '${p.table}' is also the table the runtime's ClickHouse sink writes; running both doubles every row`,
+    help: () => 'run only one of them against this table, or leave ddl_table unset (the DDL then writes <pipeline>.<sink>)',
+    explain:
+      "A ClickHouse sink has two writers: `pipec run` (the runtime's ClickHouse sink) inserts the sink's rows into its `table`, and the ClickHouse target's DDL (`clickhouse.sql`) makes ClickHouse compute the same rows itself into `ddl_table`, by default `<pipeline>.<sink>`. With both pointing at one table, every row arrives twice (and the DDL's table holds partial aggregate states where the runtime writes final rows). Setting `ddl_table` to the runtime's table is right only when the runtime never runs this sink; pipec warns so the choice is deliberate.",
   }),
   'clickhouse-reserved-column': def<{ source: string; column: string }>({
     severity: 'error',

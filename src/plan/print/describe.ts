@@ -2,6 +2,7 @@
 // (text joins the parts with '; ', dot puts each on its own label line).
 import { quoteIdentIfNeeded } from '../../types/sql-type.ts';
 import { assertNever } from '../../util/assert-never.ts';
+import { clickhouseDdlTable } from '../clickhouse-ddl-table.ts';
 import type { IrOperator, IrSink, IrSource, LateHandling } from '../ir.ts';
 import { aggregateText, exprText, stateBoundText, windowText } from './expr.ts';
 import { formatDuration } from './format.ts';
@@ -86,10 +87,13 @@ export function operatorState(o: IrOperator): string {
 }
 
 /** Where a sink writes: "clickhouse analytics.revenue_1m", "kafka topic 'alerts'", ... */
-export function sinkTarget(s: IrSink): string {
+export function sinkTarget(s: IrSink, pipeline?: string): string {
   switch (s.connector) {
-    case 'clickhouse':
-      return `clickhouse ${s.clickhouse.table}`;
+    case 'clickhouse': {
+      // The ClickHouse DDL's table differs from the runtime's by default (src/plan/clickhouse-ddl-table.ts): show both.
+      const ddl = pipeline !== undefined ? clickhouseDdlTable(pipeline, s) : null;
+      return `clickhouse ${s.clickhouse.table}${ddl ? ` (ClickHouse DDL: ${ddl.db}.${ddl.table})` : ''}`;
+    }
     case 'iceberg': {
       const ice = s.iceberg;
       const parts = ice.partitionBy.map((p) => (p.transform === 'identity' ? p.column : `${p.transform}(${p.param !== null ? `${p.param}, ` : ''}${p.column})`));

@@ -39,7 +39,7 @@ export function printPlanDot(planDoc: PlanDoc): string {
     lines.push(`  ${opNode(o.id)} [shape=box${style}, label=${q(label)}];`);
   }
   for (const s of plan.sinks) {
-    lines.push(`  ${sinkNode(s.name)} [shape=folder, label=${q(`sink ${s.name}\n${sinkTarget(s)}`)}];`);
+    lines.push(`  ${sinkNode(s.name)} [shape=folder, label=${q(`sink ${s.name}\n${sinkTarget(s, plan.pipeline.name)}`)}];`);
   }
   for (const o of plan.operators) {
     if (o.op === 'scan') {

@@ -35,6 +35,7 @@ function shownSink(s: IrSink): IrSink {
       const clickhouse = {
         ...s.clickhouse,
         table: fromEnv(o, 'table') ?? s.clickhouse.table,
+        ...(s.clickhouse.ddlTable !== undefined ? { ddlTable: fromEnv(o, 'ddl_table') ?? s.clickhouse.ddlTable } : {}),
         orderBy: orderBy !== undefined ? [orderBy] : s.clickhouse.orderBy,
         partitionBy: fromEnv(o, 'partition_by') ?? s.clickhouse.partitionBy,
         ttl: fromEnv(o, 'ttl') ?? s.clickhouse.ttl,

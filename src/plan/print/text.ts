@@ -103,7 +103,7 @@ export function printPlanText(planDoc: PlanDoc): string {
 
   for (const s of plan.sinks) {
     ctx.lines.push('');
-    ctx.lines.push(`sink ${s.name} → ${sinkTarget(s)} [${changelogText(s.changelog, s.upsertKey)}]`);
+    ctx.lines.push(`sink ${s.name} → ${sinkTarget(s, p.name)} [${changelogText(s.changelog, s.upsertKey)}]`);
     const feeds: [string, string][] = [...(s.input ? [[s.input, ''] as [string, string]] : []), ...s.lateFrom.map((l): [string, string] => [l, 'late rows of '])];
     feeds.forEach(([id, label], i) => printTree(id, '', i === feeds.length - 1, label, ctx));
   }

@@ -12,6 +12,7 @@ import type {
   OptionEntry,
   OptionValue,
   PipeFile,
+  SourceComment,
   Statement,
   WatermarkDef,
 } from '../ast.ts';
@@ -21,6 +22,9 @@ import { formatYamlDuration } from '../yaml/duration.ts';
 import { formatIdentYaml, formatQualifiedYaml } from '../yaml/names.ts';
 import { query as formatQuery } from './to-sql.ts';
 import { expr as formatExpr } from './to-sql-expr.ts';
+import { joinComments, planYamlComments, yamlCommentText, type YamlComments } from './to-yaml-comments.ts';
+import type { ItemComments } from './to-sql-comments.ts';
+import type { Span } from '../../diagnostics/span.ts';
 
 const SECTION_ORDER = ['catalog', 'source', 'view', 'sink', 'compaction'] as const;
 const SECTION_KEY: Record<(typeof SECTION_ORDER)[number], string> = {
@@ -32,10 +36,17 @@ const SECTION_KEY: Record<(typeof SECTION_ORDER)[number], string> = {
 };
 
 export function formatYaml(file: PipeFile): string {
+  // Comments are placed by the SQL printer's rules (to-yaml-comments.ts); without any (an AST built by
+  // hand), only the suppressions must survive.
+  yc = planYamlComments(file);
   const root = new YAMLMap();
   const pipeline = file.statements.find((s) => s.kind === 'pipeline');
   if (pipeline) {
-    add(root, 'pipeline', str(formatIdentYaml(pipeline.name)));
+    const name = str(formatIdentYaml(pipeline.name));
+    const p = add(root, 'pipeline', name);
+    (p.key as Scalar).commentBefore = joinComments(yc.above.get(pipeline) ?? []);
+    const t = yc.trailing.get(pipeline);
+    if (t) name.comment = yamlCommentText(t);
     if (pipeline.options.length > 0) {
       const options = new YAMLMap();
       addOptions(options, pipeline.options);
@@ -55,13 +66,20 @@ export function formatYaml(file: PipeFile): string {
       const p = add(section, formatIdentYaml(s.name), body);
       const key = p.key as Scalar;
       if (i > 0 && !(body instanceof YAMLMap && body.flow)) key.spaceBefore = true;
-      const codes = allows.get(s);
-      if (codes) key.commentBefore = codes.map((c) => ` pipec:allow ${c}`).join('\n');
+      if (file.comments === undefined) {
+        const codes = allows.get(s);
+        if (codes) key.commentBefore = codes.map((c) => ` pipec:allow ${c}`).join('\n');
+      } else {
+        key.commentBefore = joinComments(yc.above.get(s) ?? []);
+        const t = yc.trailing.get(s);
+        if (t) key.comment = yamlCommentText(t);
+      }
     });
   }
   const doc = new Document();
   doc.contents = root;
-  if (root.items.length === 0) return '';
+  doc.comment = joinComments(yc.rest) ?? null;
+  if (root.items.length === 0) return joinComments(yc.rest) ? `${yc.rest.map((c) => `#${yamlCommentText(c)}`).join('\n')}\n` : '';
   return doc.toString({ lineWidth: 0, indent: 2, flowCollectionPadding: true, singleQuote: true });
 }
 
@@ -94,10 +112,12 @@ function sourceBody(s: CreateSourceStmt): YAMLMap {
   const m = new YAMLMap();
   const options = hoist(s.options, 'connector');
   let fields: YAMLMap | null = null;
+  const placed = new Placer();
   for (const o of options) {
     const dotted = /^fields\.([^.]+)\.(.+)$/.exec(o.key);
     if (!dotted) {
-      add(m, o.key, optionScalar(o.value));
+      const v = optionScalar(o.value);
+      placed.item(add(m, o.key, v), v, o.span);
       continue;
     }
     if (!fields) add(m, 'fields', (fields = new YAMLMap()));
@@ -109,7 +129,13 @@ function sourceBody(s: CreateSourceStmt): YAMLMap {
       add(fields, colKey, col);
     }
     add(col, dotted[2]!, optionScalar(o.value));
+    // A flow mapping holds no comments: every comment of a `fields.<col>.<attr>` option goes above the column.
+    const fc = yc.items.get(o.span);
+    const colPair = fields.items.find((p) => p.value === col)!;
+    if (fc) appendBefore(colPair.key as Scalar, [...fc.before, ...(fc.trailing ? [fc.trailing] : []), ...fc.continuation]);
   }
+  placed.end(m);
+  const colPlacer = new Placer();
   if (s.columns) {
     const cols = new YAMLMap();
     for (const c of s.columns) {
@@ -117,17 +143,22 @@ function sourceBody(s: CreateSourceStmt): YAMLMap {
       add(spec, 'type', str(formatSqlType(c.type, false)));
       if (!c.type.nullable) add(spec, 'not_null', new Scalar(true));
       if (c.metadataFrom) add(spec, 'metadata_from', str(c.metadataFrom.key));
-      add(cols, formatIdentYaml(c.name), spec);
+      colPlacer.item(add(cols, formatIdentYaml(c.name), spec), spec, c.span);
     }
+    colPlacer.end(cols);
     add(m, 'columns', cols);
   }
   if (s.primaryKey) {
     const pk = new YAMLSeq();
     pk.flow = true;
     for (const c of s.primaryKey.columns) pk.items.push(str(formatIdentYaml(c)));
-    add(m, 'primary_key', pk);
+    colPlacer.item(add(m, 'primary_key', pk), pk, s.primaryKey.span);
   }
-  if (s.watermark) add(m, 'watermark', watermarkNode(s.watermark));
+  if (s.watermark) {
+    const w = watermarkNode(s.watermark);
+    colPlacer.item(add(m, 'watermark', w), w, s.watermark.span);
+  }
+  colPlacer.end(m);
   return m;
 }
 
@@ -180,7 +211,16 @@ function compactionBody(s: CreateCompactionStmt): YAMLMap {
   const m = new YAMLMap();
   add(m, 'on', str(formatIdentYaml(s.target)));
   const actions = new YAMLSeq();
-  for (const a of s.actions) actions.items.push(actionNode(a));
+  let carry: SourceComment[] = [];
+  for (const a of s.actions) {
+    const node = actionNode(a);
+    const c = yc.items.get(a.span);
+    node.commentBefore = joinComments([...carry, ...(c?.before ?? [])]);
+    if (c?.trailing) (node.items[0]!.value as YAMLMap).comment = yamlCommentText(c.trailing);
+    carry = c?.continuation ?? [];
+    actions.items.push(node);
+  }
+  if (carry.length) actions.comment = joinComments(carry);
   add(m, 'actions', actions);
   if (s.schedule) add(m, 'schedule', str(formatYamlDuration(s.schedule)));
   return m;
@@ -255,7 +295,42 @@ function optionScalar(v: OptionValue): Scalar {
 }
 
 function addOptions(m: YAMLMap, options: OptionEntry[]): void {
-  for (const o of options) add(m, o.key, optionScalar(o.value));
+  const placed = new Placer();
+  for (const o of options) {
+    const v = optionScalar(o.value);
+    placed.item(add(m, o.key, v), v, o.span);
+  }
+  placed.end(m);
+}
+
+/** The comment plan of the file being printed (formatYaml sets it; printing is synchronous). */
+let yc: YamlComments = { items: new Map(), above: new Map(), trailing: new Map(), rest: [] };
+
+function appendBefore(key: Scalar, cs: SourceComment[]): void {
+  const text = joinComments(cs);
+  if (text !== undefined) key.commentBefore = key.commentBefore ? `${key.commentBefore}\n${text}` : text;
+}
+
+/**
+ * Puts an item's comments on its pair: those before it above the key, the one at the end of its line after
+ * the value. Own-line comments continuing that one cannot follow a YAML value on later lines, so they go above
+ * the next item of the mapping (or after the mapping, for the last).
+ */
+class Placer {
+  private carry: SourceComment[] = [];
+
+  item(pair: Pair, value: Node, span: Span): void {
+    const c: ItemComments | undefined = yc.items.get(span);
+    appendBefore(pair.key as Scalar, [...this.carry, ...(c?.before ?? [])]);
+    if (c?.trailing) (value as Scalar).comment = yamlCommentText(c.trailing);
+    this.carry = c?.continuation ?? [];
+  }
+
+  end(m: YAMLMap): void {
+    const text = joinComments(this.carry);
+    if (text !== undefined) m.comment = m.comment ? `${m.comment}\n${text}` : text;
+    this.carry = [];
+  }
 }
 
 /** Moves the option `key` to the front (the connector or catalog type reads first). */

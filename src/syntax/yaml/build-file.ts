@@ -6,6 +6,7 @@ import { identOf, optionOf, type Builder } from './build-context.ts';
 import { buildSource } from './build-source.ts';
 import { buildCatalog, buildCompaction, buildSink, buildView } from './build-statements.ts';
 import { joinSpans } from '../../diagnostics/span.ts';
+import { findComments, isCommentStart } from './comments.ts';
 import { deref, keyText, nodeSpan, pairSpan, pairsOf } from './yaml-nodes.ts';
 
 type SectionBuilder = (b: Builder, pair: Pair<unknown, unknown>, name: Ident, place: string[]) => Statement | null;
@@ -64,6 +65,7 @@ export function buildPipeFile(b: Builder): PipeFile {
     source: 'yaml',
     statements,
     suppressions: findSuppressions(b),
+    comments: findComments(env, statements),
     span: env.lineMap.span(env.file, 0, env.text.length),
   };
 }
@@ -101,11 +103,3 @@ function findSuppressions(b: Builder): Suppression[] {
   return out;
 }
 
-/** A `#` starts a YAML comment at the start of a line or after whitespace, outside quotes. */
-function isCommentStart(line: string, i: number): boolean {
-  if (i > 0 && !/\s/.test(line[i - 1]!)) return false;
-  const before = line.slice(0, i);
-  const singles = (before.match(/'/g) ?? []).length;
-  const doubles = (before.replace(/\\"/g, '').match(/"/g) ?? []).length;
-  return singles % 2 === 0 && doubles % 2 === 0;
-}

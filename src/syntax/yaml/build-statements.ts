@@ -124,7 +124,8 @@ function buildAction(b: Builder, item: unknown, place: string[]): CompactionActi
   if (!isMap(n) || n.items.length !== 1) return null;
   const p = n.items[0]!;
   const body = p.value;
-  const span = nodeSpan(b.env, n);
+  // The pair's own text: a block mapping's range runs on over the comments after it, which belong to their items.
+  const span = pairSpan(b.env, p);
   const num = (key: string): number | null => {
     const f = findPair(b.env, body, key);
     const v = f ? scalarNode(b, f.value)?.value : null;

@@ -1,7 +1,8 @@
-// The production (Kafka engine) DDL on a real engine. chdb starts no Kafka consumers: creating a Kafka
-// table parses and validates it (engine, settings, named collection) and then fails with "Shutdown was
-// called" when the consumer pool would start. So each Kafka statement must fail with exactly that, while
+// The production (Kafka engine) DDL on a real engine, one short-lived chdb session per script: creating a
+// Kafka table parses and validates it (engine, settings, named collection), then chdb reports "Shutdown
+// was called" from its consumer set-up. So each Kafka statement must fail with exactly that, while
 // everything downstream is proven by the insertable variant, whose non-source statements are identical.
+// Real consumption (a long-lived session reading a live topic) is tested in kafka-live.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emitClickHouse } from '../../../targets/clickhouse/index.ts';

@@ -146,8 +146,7 @@ test('a topic or group taken from the environment moves into the named collectio
 test('a sink table named like a generated view is an error, not a silent IF NOT EXISTS no-op', () => {
   const p = bidWindowPlan({ kind: 'tumble', sizeMs: 60_000, offsetMs: 0 });
   const w = p.operators.find((o) => o.op === 'window_agg')!;
-  // In the pipeline's own database, where the view's internal objects are (the checker qualifies a bare name with `default`).
-  const out = emitClickHouse({ ...p, sinks: [chSink('s', w.id, w.schema, `${p.pipeline.name}.bid_windows`)] });
+  const out = emitClickHouse({ ...p, sinks: [chSink('s', w.id, w.schema, 'analytics.s', {}, { ddlTable: 'bid_windows' })] });
   assert.deepEqual(out.diagnostics.items.filter((d) => d.severity === 'error').map((d) => d.code), ['clickhouse-name-collision']);
 });
 

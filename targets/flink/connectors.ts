@@ -37,6 +37,7 @@ function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null
     case 'kafka':
       return kafkaSource(plan, s, bag);
     case 'postgres-cdc':
+      bag.report('flink-connector-unavailable', s.span, { what: `source '${s.name}'`, connector: 'postgres-cdc (Flink CDC)', reason: "Flink CDC 3.5.0, the newest release, needs Flink 1.20's SourceFunction, removed in Flink 2.0" });
       return postgresCdc(plan, s);
     case 'file': {
       const format = s.format === 'csv' ? 'csv' : s.format === 'parquet' ? 'parquet' : 'json';
@@ -210,6 +211,7 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
     case 'stdout':
       return { columns, with: [['connector', 'print']] };
     case 'clickhouse': {
+      bag.report('flink-connector-unavailable', s.span, { what: `sink '${s.name}'`, connector: 'jdbc connector for ClickHouse', reason: 'flink-connector-jdbc 4.0.0-2.0 has no ClickHouse dialect' });
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'deduplicated by insert tokens', flink: 'at-least-once through the JDBC connector' });
       const url = (opt(s.options, 'url') ?? '${PIPEC_CLICKHOUSE_URL}').replace(/^https?:\/\//, 'jdbc:clickhouse://');
       const w: With = [['connector', 'jdbc'], ['url', url], ['table-name', s.clickhouse?.table ?? s.name]];

@@ -15,13 +15,19 @@ export interface FlinkScript {
   jars: string[];
 }
 
-/** Connector jars by what the plan uses (Flink 2.x builds; versions the Flink tests install). */
+/**
+ * Connector jars by what the plan uses: the newest Flink 2.x build of each on Maven Central, the
+ * versions test/services/flink/pom.xml installs for the Flink tests (a unit test keeps the two
+ * equal). postgres-cdc and the JDBC connector for ClickHouse have no release that runs on Flink
+ * 2.x (flink-connector-unavailable); they are listed as the coordinates such a job would need.
+ */
 export const CONNECTOR_JARS = {
-  kafka: 'org.apache.flink:flink-sql-connector-kafka',
-  'postgres-cdc': 'org.apache.flink:flink-sql-connector-postgres-cdc',
-  iceberg: 'org.apache.iceberg:iceberg-flink-runtime',
-  jdbc: 'org.apache.flink:flink-connector-jdbc',
-  'avro-confluent': 'org.apache.flink:flink-sql-avro-confluent-registry',
+  kafka: 'org.apache.flink:flink-sql-connector-kafka:5.0.0-2.2',
+  'postgres-cdc': 'org.apache.flink:flink-sql-connector-postgres-cdc:3.5.0',
+  iceberg: 'org.apache.iceberg:iceberg-flink-runtime-2.0:1.10.0',
+  jdbc: 'org.apache.flink:flink-connector-jdbc-core:4.0.0-2.0',
+  'clickhouse-jdbc': 'com.clickhouse:clickhouse-jdbc:0.10.0',
+  'avro-confluent': 'org.apache.flink:flink-sql-avro-confluent-registry:2.3.0',
 } as const;
 
 export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript {
@@ -68,7 +74,7 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
     const t = sinkTable(plan, s, bag);
     if (!t) continue;
     if (s.connector === 'kafka') jars.add(CONNECTOR_JARS.kafka);
-    if (s.connector === 'clickhouse') jars.add(CONNECTOR_JARS.jdbc);
+    if (s.connector === 'clickhouse') jars.add(CONNECTOR_JARS.jdbc).add(CONNECTOR_JARS['clickhouse-jdbc']);
     const name = `${s.name}__sink`;
     sinkTables.set(s.name, ident(name));
     out.push(`CREATE TEMPORARY TABLE ${ident(name)} (\n${t.columns.map((c) => `  ${c}`).join(',\n')}\n) ${withClause(t.with)};`, '');

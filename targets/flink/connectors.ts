@@ -7,6 +7,7 @@ import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/p
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
+import { flinkPath } from './spec-paths.ts';
 import { durationParts } from '../../src/connectors/durations.ts';
 
 export type With = [string, string][];
@@ -42,7 +43,7 @@ function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null
     case 'file': {
       const format = s.format === 'csv' ? 'csv' : s.format === 'parquet' ? 'parquet' : 'json';
       if (format === 'json') bag.report('flink-dead-letters', s.span, { source: s.name });
-      const w: With = [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? ''], ['format', format]];
+      const w: With = [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? '')], ['format', format]];
       if (opt(s.options, 'follow') === 'true') w.push(['source.monitor-interval', '1 s']);
       return w;
     }
@@ -206,8 +207,8 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
     }
     case 'file':
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
-      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'parquet']] };
-      return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'json'], PLAIN_DECIMALS] };
+      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'parquet']] };
+      return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':
       return { columns, with: [['connector', 'print']] };
     case 'clickhouse': {
@@ -232,16 +233,16 @@ export function catalogWith(c: IrCatalog): With {
   const o = (k: string) => opt(c.options, k);
   switch (c.type) {
     case 'filesystem':
-      return [['type', 'iceberg'], ['catalog-type', 'hadoop'], ['warehouse', o('warehouse') ?? '']];
+      return [['type', 'iceberg'], ['catalog-type', 'hadoop'], ['warehouse', flinkPath(o('warehouse') ?? '')]];
     case 'rest': {
       const w: With = [['type', 'iceberg'], ['catalog-type', 'rest'], ['uri', o('uri') ?? '']];
-      if (o('warehouse')) w.push(['warehouse', o('warehouse')!]);
+      if (o('warehouse')) w.push(['warehouse', flinkPath(o('warehouse')!)]);
       if (o('credential')) w.push(['credential', o('credential')!]);
       if (o('token')) w.push(['token', o('token')!]);
       return w;
     }
     case 'sql': {
-      const w: With = [['type', 'iceberg'], ['catalog-impl', 'org.apache.iceberg.jdbc.JdbcCatalog'], ['uri', jdbcUri(o('uri') ?? '')], ['warehouse', o('warehouse') ?? '']];
+      const w: With = [['type', 'iceberg'], ['catalog-impl', 'org.apache.iceberg.jdbc.JdbcCatalog'], ['uri', jdbcUri(o('uri') ?? '')], ['warehouse', flinkPath(o('warehouse') ?? '')]];
       if (o('user')) w.push(['jdbc.user', o('user')!]);
       if (o('password')) w.push(['jdbc.password', o('password')!]);
       return w;

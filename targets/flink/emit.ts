@@ -7,6 +7,7 @@ import { catalogWith, icebergTableDdl, sinkTable, sourceTable, withClause } from
 import { compileOperator, type RelationContext } from './relations.ts';
 import { comment, configDuration, ident, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
+import { SPEC_DIR_VAR } from './spec-paths.ts';
 import { displayText, hasUnsafeChars } from '../../src/util/unsafe-text.ts';
 
 export interface FlinkScript {
@@ -97,6 +98,9 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
     if (s.input !== null && !ctx.names.has(s.input)) out.push(comment(`sink ${s.name}: left out, its input cannot run on Flink (see the warnings)`), '');
   }
   if (inserts.length) out.push('EXECUTE STATEMENT SET', 'BEGIN', ...inserts, 'END;', '');
+  if (out.some((l) => l.includes(`\${${SPEC_DIR_VAR}}`))) {
+    out.splice(2, 0, comment(`\${${SPEC_DIR_VAR}}: the folder of ${p.file} where Flink runs; the spec's relative paths resolve against it, as in pipec run.`));
+  }
   return { sql: out.join('\n'), jars: [...jars].sort() };
 }
 

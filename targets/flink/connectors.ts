@@ -25,12 +25,37 @@ export interface SourceTable {
 }
 
 export function sourceTable(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): SourceTable | null {
-  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : s.columns.map((c) => `${ident(c.name)} ${flinkType(c.type)}`);
+  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
   const w = sourceWith(plan, s, bag);
   return w ? { columns, with: w } : null;
+}
+
+/**
+ * Kafka record metadata pipec and Flink's Kafka connector both have, by pipec's key. Flink casts a
+ * metadata value to the declared type (its `timestamp` is TIMESTAMP_LTZ(3), read in the session's
+ * UTC zone as pipec's TIMESTAMP is). pipec's `key` (the record key as text) has no Flink metadata.
+ */
+const KAFKA_METADATA: Record<string, string> = { offset: 'offset', partition: 'partition', timestamp: 'timestamp', topic: 'topic' };
+
+function payloadColumns(s: IrSource, bag: DiagnosticBag): string[] | null {
+  const cols: string[] = [];
+  for (const c of s.columns) {
+    if (c.metadataFrom === null) {
+      cols.push(`${ident(c.name)} ${flinkType(c.type)}`);
+      continue;
+    }
+    const key = s.connector === 'kafka' ? KAFKA_METADATA[c.metadataFrom] : undefined;
+    if (key === undefined) {
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: `${s.connector} with METADATA FROM '${c.metadataFrom}'`, reason: `Flink's ${s.connector} connector has no such metadata` });
+      return null;
+    }
+    // VIRTUAL: read-only, as in pipec (a sink never writes a source's metadata back).
+    cols.push(`${ident(c.name)} ${flinkType(c.type, false)} METADATA FROM ${str(key)} VIRTUAL`);
+  }
+  return cols;
 }
 
 function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
@@ -87,7 +112,11 @@ function kafkaSource(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | nul
     ['scan.startup.mode', startup === 'earliest' ? 'earliest-offset' : startup === 'latest' ? 'latest-offset' : 'group-offsets'],
   ];
   if (startup === 'committed') w.push(['properties.auto.offset.reset', 'earliest']);
-  if (s.messageKey?.length) w.push(['key.format', 'json'], ['key.fields', s.messageKey.join(';')]);
+  // A watermark per record, as the runtime's (FLIP-296): Flink's default emits it every 200 ms,
+  // so which events are late would depend on how fast Flink reads the topic.
+  if (s.watermark) w.push(['scan.watermark.emit.strategy', 'on-event']);
+  // No key.fields: pipec's `key` only says which columns the topic is keyed by; every column is
+  // read from the record's value, as the runtime reads it (Flink would decode them from the key).
   return [...w, ...format];
 }
 
@@ -200,9 +229,28 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
       const k = s.kafka!;
       const brokers = opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}';
       if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']] };
-      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['format', 'json'], PLAIN_DECIMALS, ['sink.delivery-guarantee', k.delivery]];
-      if (k.delivery === 'exactly-once') w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
-      if (k.key?.length) w.push(['key.format', 'json'], ['key.fields', k.key.join(';')]);
+      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers]];
+      if (k.delivery === 'exactly-once') {
+        w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
+        // Flink's producer asks for 1 h transactions; a broker's default transaction.max.timeout.ms
+        // is 15 min and refuses more, so the job could not start on a default broker.
+        w.push(['properties.transaction.timeout.ms', '900000']);
+      }
+      w.push(['sink.delivery-guarantee', k.delivery]);
+      const key = kafkaKey(s);
+      if (key === 'text') {
+        const col = s.schema.find((c) => c.name === k.key![0]);
+        if (col && !TEXT_EXACT_KEYS.has(col.type.kind)) bag.report('flink-kafka-key-text', s.span, { sink: s.name, column: col.name, type: col.type.kind.toUpperCase() });
+        // The runtime's key of one column is its value as text: a hidden STRING column `__key`
+        // (CAST in the INSERT) written with the raw format, left out of the value.
+        columns.unshift(`${ident(KEY_COLUMN)} STRING`);
+        w.push(['key.format', 'raw'], ['key.fields', KEY_COLUMN], ['value.format', 'json'], ['value.fields-include', 'EXCEPT_KEY'], ['value.json.encode.decimal-as-plain-number', 'true']);
+      } else if (key === 'object') {
+        // Several key columns: a JSON object of them on both targets.
+        w.push(['key.format', 'json'], ['key.fields', k.key!.join(';')], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']);
+      } else {
+        w.push(['format', 'json'], PLAIN_DECIMALS);
+      }
       return { columns, with: w };
     }
     case 'file':
@@ -225,6 +273,24 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
     case 'iceberg':
       return null;
   }
+}
+
+/** Key types whose Flink CAST AS STRING is the runtime's key text. */
+const TEXT_EXACT_KEYS = new Set(['string', 'tinyint', 'smallint', 'int', 'bigint', 'boolean', 'decimal']);
+
+/** The hidden column that carries a one-column Kafka key as text (see kafkaKey). */
+export const KEY_COLUMN = '__key';
+
+/**
+ * How an append Kafka sink's key is written, as the runtime writes it: one column → its value as
+ * text (`text`: exact for strings, integers and booleans, whose CAST AS STRING is the runtime's
+ * text); several → a JSON object (`object`); none → no key.
+ */
+export function kafkaKey(s: IrSink): 'text' | 'object' | null {
+  const key = s.kafka?.key ?? [];
+  if (s.changelog !== 'append' && s.upsertKey?.length) return null;
+  if (key.length === 0) return null;
+  return key.length === 1 ? 'text' : 'object';
 }
 
 // ---------------------------------------------------------------- Iceberg catalogs and tables

@@ -3,7 +3,7 @@
 // EXECUTE STATEMENT SET with every INSERT (one job). Deterministic: plan order throughout.
 import type { IrSink, PlanDoc } from '../../src/plan/ir.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
-import { catalogWith, icebergTableDdl, sinkTable, sourceTable, withClause } from './connectors.ts';
+import { catalogWith, icebergTableDdl, KEY_COLUMN, kafkaKey, sinkTable, sourceTable, withClause } from './connectors.ts';
 import { compileOperator, type RelationContext } from './relations.ts';
 import { comment, configDuration, ident, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
@@ -146,6 +146,7 @@ function insertFor(s: IrSink, ctx: RelationContext, sinkTables: Map<string, stri
   // A sink takes at most one event-time attribute (an interval join's output has two): every
   // timestamp is written as a plain value, which is what a sink stores anyway.
   const cols = s.schema.map((c) => (c.type.kind === 'timestamp' ? `CAST(${ident(c.name)} AS ${flinkType(c.type, false)}) AS ${ident(c.name)}` : ident(c.name)));
+  if (s.connector === 'kafka' && kafkaKey(s) === 'text') cols.unshift(`CAST(${ident(s.kafka!.key![0]!)} AS STRING) AS ${ident(KEY_COLUMN)}`);
   return [`INSERT INTO ${table}\nSELECT ${cols.join(', ')} FROM ${from};`];
 }
 

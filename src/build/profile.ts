@@ -18,6 +18,12 @@ export interface ProjectConfig {
    * `specs`), absolute: what check, build and fmt work on when given no path.
    */
   specs: string[];
+  /**
+   * `targets:` in pipec.yaml: what check and build use when `--target` is not given (names as
+   * --target takes them, joined by commas), e.g. `all,flink` for a project that runs on Flink.
+   * Default `all` (every target but the opt-in ones).
+   */
+  targets?: string;
 }
 
 export class ProfileError extends Error {}
@@ -31,7 +37,7 @@ export function findProjectConfig(startDir: string): ProjectConfig {
     const file = join(dir, 'pipec.yaml');
     if (existsSync(file)) return parseConfig(file, dir);
     const up = dirname(dir);
-    if (up === dir) return { root: startDir, profiles: {}, defaultProfile: null, specs: [resolve(startDir, DEFAULT_SPECS)] };
+    if (up === dir) return { root: startDir, profiles: {}, defaultProfile: null, specs: [resolve(startDir, DEFAULT_SPECS)], targets: 'all' };
     dir = up;
   }
 }
@@ -43,7 +49,7 @@ function parseConfig(file: string, root: string): ProjectConfig {
   } catch (e) {
     throw new ProfileError(`${file}: not valid YAML: ${(e as Error).message}`);
   }
-  const obj = (doc ?? {}) as { profiles?: Record<string, Record<string, unknown>>; default_profile?: string; specs?: unknown };
+  const obj = (doc ?? {}) as { profiles?: Record<string, Record<string, unknown>>; default_profile?: string; specs?: unknown; targets?: unknown };
   const profiles: Record<string, Record<string, string>> = {};
   for (const [name, values] of Object.entries(obj.profiles ?? {})) {
     profiles[name] = {};
@@ -53,7 +59,12 @@ function parseConfig(file: string, root: string): ProjectConfig {
   if (!Array.isArray(specs) || specs.length === 0 || !specs.every((x) => typeof x === 'string' && x !== '')) {
     throw new ProfileError(`${file}: 'specs' must be a folder or a list of folders (relative to pipec.yaml), e.g. specs: [specs]`);
   }
-  return { root, profiles, defaultProfile: obj.default_profile ?? null, specs: (specs as string[]).map((x) => resolve(root, x)) };
+  // Names are checked where they are used (resolveTargets), with the same message as --target's.
+  const targets = obj.targets === undefined || obj.targets === null ? ['all'] : typeof obj.targets === 'string' ? [obj.targets] : obj.targets;
+  if (!Array.isArray(targets) || targets.length === 0 || !targets.every((x) => typeof x === 'string' && /^[a-z,]+$/.test(x))) {
+    throw new ProfileError(`${file}: 'targets' must be a target name or a list of them (clickhouse, flink, iceberg, runtime, all), e.g. targets: [all, flink]`);
+  }
+  return { root, profiles, defaultProfile: obj.default_profile ?? null, specs: (specs as string[]).map((x) => resolve(root, x)), targets: (targets as string[]).join(',') };
 }
 
 /**

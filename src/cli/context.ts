@@ -22,13 +22,15 @@ export interface CommandContext {
   io: CliIo;
   /** What check, build and fmt work on without a path: pipec.yaml's `specs:` folders, relative to cwd. */
   defaultPaths: string[];
+  /** What check and build use without --target: pipec.yaml's `targets:` (default `all`). */
+  defaultTargets: string;
 }
 
 export function makeContext(cwd: string, profile: string | null, processEnv: NodeJS.ProcessEnv, io: CliIo): CommandContext {
   const config = findProjectConfig(cwd);
   const defaultPaths = config.specs.map((p) => relative(cwd, p) || '.');
   const resolvedEnv = profileEnv(config, profile, processEnv);
-  return { cwd, env: resolverOf(resolvedEnv), resolvedEnv, processEnv, io, defaultPaths };
+  return { cwd, env: resolverOf(resolvedEnv), resolvedEnv, processEnv, io, defaultPaths, defaultTargets: config.targets ?? 'all' };
 }
 
 export type DiagnosticFormat = 'text' | 'json';

@@ -79,10 +79,10 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
   switch (command) {
     case 'check':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings, target: v.target ?? 'all' });
+      return (await import('./commands/check.ts')).checkCommand(ctx, { paths: rest, format, denyWarnings, target: v.target ?? ctx.defaultTargets });
     case 'build':
       if (format !== 'text' && format !== 'json') return usage(io, `unknown --format '${format}' (text, json)`);
-      return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? 'all', out: v.out ?? 'generated', bundleDir: v.bundle, check: v.check ?? false, format, denyWarnings });
+      return (await import('./commands/build.ts')).buildCommand(ctx, { paths: rest, target: v.target ?? ctx.defaultTargets, out: v.out ?? 'generated', bundleDir: v.bundle, check: v.check ?? false, format, denyWarnings });
     case 'plan':
       return (await import('./commands/plan.ts')).planCommand(ctx, { file: rest[0], format: v.format ?? 'text', optimize: !v['no-optimize'], physical: v.physical ?? false });
     case 'run': {

@@ -16,8 +16,8 @@ the given files and folders, relative or absolute; default: the \`specs:\` folde
 else specs/), then runs the targets' checks in memory, so it reports every warning build would.
 Nothing is written. Exit 1 on an error.
 
-  --target T           the targets whose warnings to report (default: all, which leaves out
-                       the opt-in flink target: name it, e.g. --target all,flink)
+  --target T           the targets whose warnings to report (default: pipec.yaml's targets:,
+                       else all, which leaves out the opt-in flink: e.g. --target all,flink)
   --format text|json   diagnostics as text on stderr (default) or JSON on stdout
   --deny-warnings      warnings fail the command too (for CI)
 `,
@@ -30,8 +30,8 @@ runtime/bundle.lock.json); the runnable bundles go to a separate, git-ignored fo
 default to the \`specs:\` folders of pipec.yaml (else specs/). Writes only inside --out, and
 removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.json.
 
-  --target T       targets, comma-separated, or all (default: every target but the opt-in
-                   flink, which is built when named: --target flink or all,flink)
+  --target T       targets, comma-separated, or all (default: pipec.yaml's targets:, else
+                   all = every target but the opt-in flink: --target flink or all,flink)
   --out DIR        where the reviewable files go (default: generated)
   --bundle DIR     where runtime bundles go, one DIR/<pipeline>/pipeline.mjs each
                    (default: dist/bundles; run one with \`node DIR/<pipeline>/pipeline.mjs\`)

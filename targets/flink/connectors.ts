@@ -7,6 +7,7 @@ import type { IrCatalog, IrOption, IrSink, IrSinkOf, IrSource, PlanDoc } from '.
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
+import { flinkPath } from './spec-paths.ts';
 import { durationParts } from '../runtime/lib/config/durations.ts';
 
 export type With = [string, string][];
@@ -24,7 +25,7 @@ export interface SourceTable {
 }
 
 export function sourceTable(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): SourceTable | null {
-  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : s.columns.map((c) => `${ident(c.name)} ${flinkType(c.type)}`);
+  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
@@ -32,16 +33,42 @@ export function sourceTable(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): Sou
   return w ? { columns, with: w } : null;
 }
 
+/**
+ * Kafka record metadata pipec and Flink's Kafka connector both have, by pipec's key. Flink casts a
+ * metadata value to the declared type (its `timestamp` is TIMESTAMP_LTZ(3), read in the session's
+ * UTC zone as pipec's TIMESTAMP is). pipec's `key` (the record key as text) has no Flink metadata.
+ */
+const KAFKA_METADATA: Record<string, string> = { offset: 'offset', partition: 'partition', timestamp: 'timestamp', topic: 'topic' };
+
+function payloadColumns(s: IrSource, bag: DiagnosticBag): string[] | null {
+  const cols: string[] = [];
+  for (const c of s.columns) {
+    if (c.metadataFrom === null) {
+      cols.push(`${ident(c.name)} ${flinkType(c.type)}`);
+      continue;
+    }
+    const key = s.connector === 'kafka' ? KAFKA_METADATA[c.metadataFrom] : undefined;
+    if (key === undefined) {
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: `${s.connector} with METADATA FROM '${c.metadataFrom}'`, reason: `Flink's ${s.connector} connector has no such metadata` });
+      return null;
+    }
+    // VIRTUAL: read-only, as in pipec (a sink never writes a source's metadata back).
+    cols.push(`${ident(c.name)} ${flinkType(c.type, false)} METADATA FROM ${str(key)} VIRTUAL`);
+  }
+  return cols;
+}
+
 function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
   switch (s.connector) {
     case 'kafka':
       return kafkaSource(plan, s, bag);
     case 'postgres-cdc':
+      bag.report('flink-connector-unavailable', s.span, { what: `source '${s.name}'`, connector: 'postgres-cdc (Flink CDC)', reason: "Flink CDC 3.5.0, the newest release, needs Flink 1.20's SourceFunction, removed in Flink 2.0" });
       return postgresCdc(plan, s);
     case 'file': {
       const format = s.format === 'csv' ? 'csv' : s.format === 'parquet' ? 'parquet' : 'json';
       if (format === 'json') bag.report('flink-dead-letters', s.span, { source: s.name });
-      const w: With = [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? ''], ['format', format]];
+      const w: With = [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? '')], ['format', format]];
       if (opt(s.options, 'follow') === 'true') w.push(['source.monitor-interval', '1 s']);
       return w;
     }
@@ -85,7 +112,11 @@ function kafkaSource(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | nul
     ['scan.startup.mode', startup === 'earliest' ? 'earliest-offset' : startup === 'latest' ? 'latest-offset' : 'group-offsets'],
   ];
   if (startup === 'committed') w.push(['properties.auto.offset.reset', 'earliest']);
-  if (s.messageKey?.length) w.push(['key.format', 'json'], ['key.fields', s.messageKey.join(';')]);
+  // A watermark per record, as the runtime's (FLIP-296): Flink's default emits it every 200 ms,
+  // so which events are late would depend on how fast Flink reads the topic.
+  if (s.watermark) w.push(['scan.watermark.emit.strategy', 'on-event']);
+  // No key.fields: pipec's `key` only says which columns the topic is keyed by; every column is
+  // read from the record's value, as the runtime reads it (Flink would decode them from the key).
   return [...w, ...format];
 }
 
@@ -198,18 +229,38 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
       const k = s.kafka!;
       const brokers = opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}';
       if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']] };
-      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['format', 'json'], PLAIN_DECIMALS, ['sink.delivery-guarantee', k.delivery]];
-      if (k.delivery === 'exactly-once') w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
-      if (k.key?.length) w.push(['key.format', 'json'], ['key.fields', k.key.join(';')]);
+      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers]];
+      if (k.delivery === 'exactly-once') {
+        w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
+        // Flink's producer asks for 1 h transactions; a broker's default transaction.max.timeout.ms
+        // is 15 min and refuses more, so the job could not start on a default broker.
+        w.push(['properties.transaction.timeout.ms', '900000']);
+      }
+      w.push(['sink.delivery-guarantee', k.delivery]);
+      const key = kafkaKey(s);
+      if (key === 'text') {
+        const col = s.schema.find((c) => c.name === k.key![0]);
+        if (col && !TEXT_EXACT_KEYS.has(col.type.kind)) bag.report('flink-kafka-key-text', s.span, { sink: s.name, column: col.name, type: col.type.kind.toUpperCase() });
+        // The runtime's key of one column is its value as text: a hidden STRING column `__key`
+        // (CAST in the INSERT) written with the raw format, left out of the value.
+        columns.unshift(`${ident(KEY_COLUMN)} STRING`);
+        w.push(['key.format', 'raw'], ['key.fields', KEY_COLUMN], ['value.format', 'json'], ['value.fields-include', 'EXCEPT_KEY'], ['value.json.encode.decimal-as-plain-number', 'true']);
+      } else if (key === 'object') {
+        // Several key columns: a JSON object of them on both targets.
+        w.push(['key.format', 'json'], ['key.fields', k.key!.join(';')], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']);
+      } else {
+        w.push(['format', 'json'], PLAIN_DECIMALS);
+      }
       return { columns, with: w };
     }
     case 'file':
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
-      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'parquet']] };
-      return { columns, with: [['connector', 'filesystem'], ['path', opt(s.options, 'path') ?? s.name], ['format', 'json'], PLAIN_DECIMALS] };
+      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'parquet']] };
+      return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':
       return { columns, with: [['connector', 'print']] };
     case 'clickhouse': {
+      bag.report('flink-connector-unavailable', s.span, { what: `sink '${s.name}'`, connector: 'jdbc connector for ClickHouse', reason: 'flink-connector-jdbc 4.0.0-2.0 has no ClickHouse dialect' });
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'deduplicated by insert tokens', flink: 'at-least-once through the JDBC connector' });
       const url = (opt(s.options, 'url') ?? '${PIPEC_CLICKHOUSE_URL}').replace(/^https?:\/\//, 'jdbc:clickhouse://');
       const w: With = [['connector', 'jdbc'], ['url', url], ['table-name', s.clickhouse?.table ?? s.name]];
@@ -224,22 +275,40 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
   }
 }
 
+/** Key types whose Flink CAST AS STRING is the runtime's key text. */
+const TEXT_EXACT_KEYS = new Set(['string', 'tinyint', 'smallint', 'int', 'bigint', 'boolean', 'decimal']);
+
+/** The hidden column that carries a one-column Kafka key as text (see kafkaKey). */
+export const KEY_COLUMN = '__key';
+
+/**
+ * How an append Kafka sink's key is written, as the runtime writes it: one column → its value as
+ * text (`text`: exact for strings, integers and booleans, whose CAST AS STRING is the runtime's
+ * text); several → a JSON object (`object`); none → no key.
+ */
+export function kafkaKey(s: IrSink): 'text' | 'object' | null {
+  const key = (s.connector === 'kafka' ? s.kafka.key : null) ?? [];
+  if (s.changelog !== 'append' && s.upsertKey?.length) return null;
+  if (key.length === 0) return null;
+  return key.length === 1 ? 'text' : 'object';
+}
+
 // ---------------------------------------------------------------- Iceberg catalogs and tables
 
 export function catalogWith(c: IrCatalog): With {
   const o = (k: string) => opt(c.options, k);
   switch (c.type) {
     case 'filesystem':
-      return [['type', 'iceberg'], ['catalog-type', 'hadoop'], ['warehouse', o('warehouse') ?? '']];
+      return [['type', 'iceberg'], ['catalog-type', 'hadoop'], ['warehouse', flinkPath(o('warehouse') ?? '')]];
     case 'rest': {
       const w: With = [['type', 'iceberg'], ['catalog-type', 'rest'], ['uri', o('uri') ?? '']];
-      if (o('warehouse')) w.push(['warehouse', o('warehouse')!]);
+      if (o('warehouse')) w.push(['warehouse', flinkPath(o('warehouse')!)]);
       if (o('credential')) w.push(['credential', o('credential')!]);
       if (o('token')) w.push(['token', o('token')!]);
       return w;
     }
     case 'sql': {
-      const w: With = [['type', 'iceberg'], ['catalog-impl', 'org.apache.iceberg.jdbc.JdbcCatalog'], ['uri', jdbcUri(o('uri') ?? '')], ['warehouse', o('warehouse') ?? '']];
+      const w: With = [['type', 'iceberg'], ['catalog-impl', 'org.apache.iceberg.jdbc.JdbcCatalog'], ['uri', jdbcUri(o('uri') ?? '')], ['warehouse', flinkPath(o('warehouse') ?? '')]];
       if (o('user')) w.push(['jdbc.user', o('user')!]);
       if (o('password')) w.push(['jdbc.password', o('password')!]);
       return w;

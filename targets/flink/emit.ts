@@ -3,10 +3,11 @@
 // EXECUTE STATEMENT SET with every INSERT (one job). Deterministic: plan order throughout.
 import type { IrSink, IrSinkOf, PlanDoc } from '../../src/plan/ir.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
-import { catalogWith, icebergTableDdl, sinkTable, sourceTable, withClause } from './connectors.ts';
+import { catalogWith, icebergTableDdl, KEY_COLUMN, kafkaKey, sinkTable, sourceTable, withClause } from './connectors.ts';
 import { compileOperator, type RelationContext } from './relations.ts';
 import { comment, configDuration, ident, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
+import { SPEC_DIR_VAR } from './spec-paths.ts';
 import { displayText, hasUnsafeChars } from '../../src/util/unsafe-text.ts';
 
 export interface FlinkScript {
@@ -15,13 +16,19 @@ export interface FlinkScript {
   jars: string[];
 }
 
-/** Connector jars by what the plan uses (Flink 2.x builds; versions the Flink tests install). */
+/**
+ * Connector jars by what the plan uses: the newest Flink 2.x build of each on Maven Central, the
+ * versions test/services/flink/pom.xml installs for the Flink tests (a unit test keeps the two
+ * equal). postgres-cdc and the JDBC connector for ClickHouse have no release that runs on Flink
+ * 2.x (flink-connector-unavailable); they are listed as the coordinates such a job would need.
+ */
 export const CONNECTOR_JARS = {
-  kafka: 'org.apache.flink:flink-sql-connector-kafka',
-  'postgres-cdc': 'org.apache.flink:flink-sql-connector-postgres-cdc',
-  iceberg: 'org.apache.iceberg:iceberg-flink-runtime',
-  jdbc: 'org.apache.flink:flink-connector-jdbc',
-  'avro-confluent': 'org.apache.flink:flink-sql-avro-confluent-registry',
+  kafka: 'org.apache.flink:flink-sql-connector-kafka:5.0.0-2.2',
+  'postgres-cdc': 'org.apache.flink:flink-sql-connector-postgres-cdc:3.5.0',
+  iceberg: 'org.apache.iceberg:iceberg-flink-runtime-2.0:1.10.0',
+  jdbc: 'org.apache.flink:flink-connector-jdbc-core:4.0.0-2.0',
+  'clickhouse-jdbc': 'com.clickhouse:clickhouse-jdbc:0.10.0',
+  'avro-confluent': 'org.apache.flink:flink-sql-avro-confluent-registry:2.3.0',
 } as const;
 
 export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript {
@@ -68,7 +75,7 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
     const t = sinkTable(plan, s, bag);
     if (!t) continue;
     if (s.connector === 'kafka') jars.add(CONNECTOR_JARS.kafka);
-    if (s.connector === 'clickhouse') jars.add(CONNECTOR_JARS.jdbc);
+    if (s.connector === 'clickhouse') jars.add(CONNECTOR_JARS.jdbc).add(CONNECTOR_JARS['clickhouse-jdbc']);
     const name = `${s.name}__sink`;
     sinkTables.set(s.name, ident(name));
     out.push(`CREATE TEMPORARY TABLE ${ident(name)} (\n${t.columns.map((c) => `  ${c}`).join(',\n')}\n) ${withClause(t.with)};`, '');
@@ -91,6 +98,9 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag): FlinkScript 
     if (s.input !== null && !ctx.names.has(s.input)) out.push(comment(`sink ${s.name}: left out, its input cannot run on Flink (see the warnings)`), '');
   }
   if (inserts.length) out.push('EXECUTE STATEMENT SET', 'BEGIN', ...inserts, 'END;', '');
+  if (out.some((l) => l.includes(`\${${SPEC_DIR_VAR}}`))) {
+    out.splice(2, 0, comment(`\${${SPEC_DIR_VAR}}: the folder of ${p.file} where Flink runs; the spec's relative paths resolve against it, as in pipec run.`));
+  }
   return { sql: out.join('\n'), jars: [...jars].sort() };
 }
 
@@ -136,6 +146,7 @@ function insertFor(s: IrSink, ctx: RelationContext, sinkTables: Map<string, stri
   // A sink takes at most one event-time attribute (an interval join's output has two): every
   // timestamp is written as a plain value, which is what a sink stores anyway.
   const cols = s.schema.map((c) => (c.type.kind === 'timestamp' ? `CAST(${ident(c.name)} AS ${flinkType(c.type, false)}) AS ${ident(c.name)}` : ident(c.name)));
+  if (s.connector === 'kafka' && kafkaKey(s) === 'text') cols.unshift(`CAST(${ident(s.kafka!.key![0]!)} AS STRING) AS ${ident(KEY_COLUMN)}`);
   return [`INSERT INTO ${table}\nSELECT ${cols.join(', ')} FROM ${from};`];
 }
 

@@ -3,7 +3,8 @@
 // job: give every case its own source and sink tables and run them all together (a JVM start costs
 // tens of seconds on a shared machine; a small case costs milliseconds once Flink is up).
 // Sinks are filesystem/json tables; `flinkSink` writes the DDL so the folder is known here.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ensureVenv, repoRoot, venvPythonOf } from './venv.ts';
 
@@ -19,6 +20,26 @@ export interface FlinkJob {
   sinks: Record<string, string>;
   /** Flink options over the runner's defaults (parallelism 1, UTC, auto-watermark-interval 0). */
   config?: Record<string, string>;
+  /** Connector jar files for `pipeline.jars` (from flinkJars). */
+  jars?: string[];
+}
+
+/** The jars test/services/flink/build.sh installs from Maven Central. */
+export const flinkJarDir = path.join(repoRoot, 'test', 'services', '.cache', 'flink-jars');
+
+/**
+ * The installed jar files whose names start with the given artifact ids (e.g.
+ * 'flink-sql-connector-kafka'); installs them first if needed. Throws naming a missing one.
+ */
+export function flinkJars(artifacts: string[]): string[] {
+  const built = spawnSync('bash', [path.join(repoRoot, 'test', 'services', 'flink', 'build.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (built.status !== 0) throw new Error(`test/services/flink/build.sh failed (exit ${String(built.status)})`);
+  const files = readdirSync(flinkJarDir);
+  return artifacts.map((a) => {
+    const f = files.find((n) => n.startsWith(`${a}-`) && /^\d/.test(n.slice(a.length + 1)) && n.endsWith('.jar'));
+    if (!f) throw new Error(`no ${a} jar in ${flinkJarDir}`);
+    return path.join(flinkJarDir, f);
+  });
 }
 
 export interface FlinkResult {

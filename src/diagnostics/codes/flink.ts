@@ -101,6 +101,21 @@ export const flinkCodes = {
     help: () => 'join the CDC source itself (with its PRIMARY KEY and WATERMARK), and filter or project after the join',
     explain: 'Flink SQL event-time temporal joins look up the version of the right side valid at the left row\'s time; the right side must be a versioned table (a changelog source with a primary key and a watermark, or a deduplicating view Flink can prove versioned).',
   }),
+  'flink-connector-unavailable': def<{ what: string; connector: string; reason: string }>({
+    severity: 'warning',
+    title: 'no release of the Flink connector runs on Flink 2.x',
+    message: (p) => `${p.what} needs Flink's ${p.connector}, which does not run on Flink 2.x: ${p.reason}; the script declares the table as that connector documents it, but the job cannot start on Flink 2.3 until such a release exists`,
+    help: () => 'keep this source or sink on the runtime target (or the ClickHouse target), or run the script on a Flink whose connector release exists',
+    explain:
+      "The Flink target is written and tested against Flink 2.3 with each connector's newest Flink 2.x release from Maven Central (test/services/flink/pom.xml). Two connectors pipec maps onto have none: Flink CDC (3.5.0, the newest) is built on Flink 1.20's SourceFunction, which Flink 2.0 removed, so `postgres-cdc` fails to create its source; and Flink's JDBC connector for Flink 2.x (flink-connector-jdbc-core 4.0.0-2.0) has no ClickHouse dialect, so a `jdbc:clickhouse:` table fails with 'Could not find any jdbc factory'. The script still declares the table with the options that connector documents, so it is ready once a release exists, and this warning says it will not start before.",
+  }),
+  'flink-kafka-key-text': def<{ sink: string; column: string; type: string }>({
+    severity: 'warning',
+    title: "a Kafka key of this type may be spelled differently on Flink",
+    message: (p) => `sink '${p.sink}' is keyed by '${p.column}' (${p.type}); the runtime writes the key as the value's JSON text, the Flink script as CAST(${p.column} AS STRING), which can spell this type differently`,
+    help: () => 'key the sink by a STRING, integer, BOOLEAN or DECIMAL column (or CAST the key to STRING in the query) for the same key bytes on both targets',
+    explain: "The runtime's key of a one-column Kafka sink is the column's value as the JSON encoder writes it, without quotes. The Flink script writes the key with the raw format from a hidden STRING column, CAST from the key column: for strings, integers, booleans and decimals the two texts are equal; for timestamps, dates and floating-point numbers Flink's CAST may format the value otherwise (fraction digits, exponent), so consumers that look messages up by key may not find them.",
+  }),
   'flink-sink-delivery': def<{ sink: string; runtime: string; flink: string }>({
     severity: 'warning',
     title: 'the sink\'s delivery guarantee differs on Flink',

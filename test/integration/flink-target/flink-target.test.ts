@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { tempDir, readNdjson } from '../../fixtures/runtime/run-helpers.ts';
 import { runFlink } from '../../support/flink.ts';
 import { pipec } from '../../cli/run-cli.ts';
+import { canon, splitScript } from './script.ts';
 
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -77,36 +78,6 @@ function asks(): string {
   const r = rng(11);
   return Array.from({ length: 60 }, (_, i) => JSON.stringify({ auction: 1 + Math.floor(r() * 4), ask: Number((r() * 100).toFixed(2)), ask_ts: ts(T0 + i * 1300) })).join('\n') + '\n';
 }
-
-/** The script's statements: SETs as config, the EXECUTE STATEMENT SET body as inserts, the rest as DDL. */
-function splitScript(sql: string): { config: Record<string, string>; ddl: string[]; inserts: string[] } {
-  const config: Record<string, string> = {};
-  const ddl: string[] = [];
-  const inserts: string[] = [];
-  const body = sql.split('\n').filter((l) => !l.startsWith('--')).join('\n');
-  const [head, set] = body.split('EXECUTE STATEMENT SET\nBEGIN\n');
-  for (const stmt of head!.split(/;\n/).map((s) => s.trim()).filter(Boolean)) {
-    const m = /^SET '([^']+)' = '([^']*)'$/.exec(stmt);
-    if (m) config[m[1]!] = m[2]!;
-    else ddl.push(stmt);
-  }
-  for (const stmt of (set ?? '').replace(/END;\s*$/, '').split(/;\n/).map((s) => s.trim()).filter(Boolean)) inserts.push(stmt);
-  return { config, ddl, inserts };
-}
-
-const canon = (rows: Record<string, unknown>[]): string[] =>
-  rows
-    .map((r) =>
-      JSON.stringify(
-        Object.fromEntries(
-          Object.entries(r)
-            .sort(([a], [b]) => a.localeCompare(b))
-            // Timestamps as epoch ms, decimals by value: each engine prints them its own way.
-            .map(([k, v]) => [k, typeof v === 'string' && /^\d{4}-\d\d-\d\d[ T]/.test(v) ? Date.parse(v.replace(' ', 'T') + (v.endsWith('Z') ? '' : 'Z')) : /^-?\d+(\.\d+)?$/.test(String(v)) ? Number(v) : v]),
-        ),
-      ),
-    )
-    .sort();
 
 test('the Flink script of a windows-and-join spec gives pipec run\'s rows on real Flink', { timeout: 900_000 }, async () => {
   const dir = tempDir('pipec-flink-target-');

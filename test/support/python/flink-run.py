@@ -1,7 +1,7 @@
 # Runs Flink SQL on a local PyFlink mini-cluster (streaming mode, parallelism 1); called by
 # test/support/flink.ts. One request = ONE job: every INSERT goes into one StatementSet, so many
 # cases share one JVM start and one job (starting Flink costs tens of seconds, a case milliseconds).
-# stdin: {"config": {key: value}, "ddl": [CREATE ...], "inserts": [INSERT ...], "sinks": {name: folder}}
+# stdin: {"config": {key: value}, "jars": [file], "ddl": [CREATE ...], "inserts": [INSERT ...], "sinks": {name: folder}}
 #   Each sink is a filesystem/json table whose 'path' is its folder; after the job, its part files
 #   are read back. stdout: one JSON document {"ok": true, "sinks": {name: [row, ...]}, "seconds": s}
 #   or {"ok": false, "message": ...}. Every JSON number of a row comes back as its text, so
@@ -52,6 +52,9 @@ def main():
     conf = env.get_config()
     for key, value in {**DEFAULTS, **req.get("config", {})}.items():
         conf.set(key, str(value))
+    if req.get("jars"):
+        # Connector jars (test/services/flink/build.sh): on the job's class path and shipped with it.
+        conf.set("pipeline.jars", ";".join("file://" + j for j in req["jars"]))
     for i, stmt in enumerate(req.get("ddl", [])):
         try:
             env.execute_sql(stmt)

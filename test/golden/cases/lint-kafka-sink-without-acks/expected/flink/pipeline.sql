@@ -22,8 +22,7 @@ CREATE TEMPORARY TABLE `orders` (
   'properties.group.id' = 'pipec-input-orders-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
-  'key.format' = 'json',
-  'key.fields' = 'customer_id',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 
@@ -36,9 +35,9 @@ CREATE TEMPORARY TABLE `out__sink` (
   'connector' = 'kafka',
   'topic' = 'revenue',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
+  'sink.delivery-guarantee' = 'at-least-once',
   'format' = 'json',
-  'json.encode.decimal-as-plain-number' = 'true',
-  'sink.delivery-guarantee' = 'at-least-once'
+  'json.encode.decimal-as-plain-number' = 'true'
 );
 
 CREATE TEMPORARY VIEW `v/scan__op` AS

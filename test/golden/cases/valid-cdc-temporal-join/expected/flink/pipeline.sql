@@ -41,8 +41,7 @@ CREATE TEMPORARY TABLE `order_events` (
   'properties.group.id' = 'pipec-input-order_events-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
-  'key.format' = 'json',
-  'key.fields' = 'customer_id',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 

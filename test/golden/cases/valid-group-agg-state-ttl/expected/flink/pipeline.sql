@@ -19,8 +19,6 @@ CREATE TEMPORARY TABLE `orders` (
   'properties.group.id' = 'pipec-input-orders-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
-  'key.format' = 'json',
-  'key.fields' = 'customer_id',
   'format' = 'json'
 );
 

@@ -20,6 +20,7 @@ CREATE TEMPORARY TABLE `orders` (
   'properties.group.id' = 'pipec-input-orders-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 
@@ -35,6 +36,7 @@ CREATE TEMPORARY TABLE `shipments` (
   'properties.group.id' = 'pipec-input-shipments-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 
@@ -48,9 +50,9 @@ CREATE TEMPORARY TABLE `out__sink` (
   'connector' = 'kafka',
   'topic' = 'shipped-orders',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
+  'sink.delivery-guarantee' = 'at-least-once',
   'format' = 'json',
-  'json.encode.decimal-as-plain-number' = 'true',
-  'sink.delivery-guarantee' = 'at-least-once'
+  'json.encode.decimal-as-plain-number' = 'true'
 );
 
 CREATE TEMPORARY VIEW `shipped_orders/scan__op` AS

@@ -21,8 +21,7 @@ CREATE TEMPORARY TABLE `Events` (
   'properties.group.id' = 'pipec-input-Events-flink',
   'scan.startup.mode' = 'group-offsets',
   'properties.auto.offset.reset' = 'earliest',
-  'key.format' = 'json',
-  'key.fields' = 'User ID',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 

@@ -13,7 +13,7 @@ CREATE TEMPORARY TABLE `orders` (
   `customer_id` BIGINT NOT NULL,
   `amount` DECIMAL(12, 2),
   `order_ts` TIMESTAMP(3),
-  `kafka_offset` BIGINT,
+  `kafka_offset` BIGINT METADATA FROM 'offset' VIRTUAL,
   WATERMARK FOR `order_ts` AS `order_ts` - INTERVAL '5' SECOND
 ) WITH (
   'connector' = 'kafka',
@@ -21,8 +21,7 @@ CREATE TEMPORARY TABLE `orders` (
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
   'properties.group.id' = 'pipec-orders_revenue-orders-flink',
   'scan.startup.mode' = 'earliest-offset',
-  'key.format' = 'json',
-  'key.fields' = 'customer_id',
+  'scan.watermark.emit.strategy' = 'on-event',
   'format' = 'json'
 );
 
@@ -37,9 +36,9 @@ CREATE TEMPORARY TABLE `orders_late__sink` (
   'connector' = 'kafka',
   'topic' = 'orders-late',
   'properties.bootstrap.servers' = '${PIPEC_KAFKA_BROKERS}',
+  'sink.delivery-guarantee' = 'at-least-once',
   'format' = 'json',
-  'json.encode.decimal-as-plain-number' = 'true',
-  'sink.delivery-guarantee' = 'at-least-once'
+  'json.encode.decimal-as-plain-number' = 'true'
 );
 
 CREATE TEMPORARY TABLE `revenue_ch__sink` (

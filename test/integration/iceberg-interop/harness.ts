@@ -249,8 +249,11 @@ export function expectedRows(e: Env, c: TableCase, phase: 1 | 2): Canon[] {
   return sortCanon(inputOf(e, c, phase).map(canonAppend));
 }
 
+/** pyiceberg `inspect` errors to accept, by sink and metadata table: the exact error text (see writes.test.ts). */
+export type KnownFailures = Record<string, Record<string, string>>;
+
 /** Every engine's rows, filter ids and metadata tables against the computation; problems listed. */
-export function check(e: Env, out: PhaseOut, phase: 1 | 2, problems: string[]): { filtersChecked: number } {
+export function check(e: Env, out: PhaseOut, phase: 1 | 2, problems: string[], known: KnownFailures = {}): { filtersChecked: number } {
   let filtersChecked = 0;
   const results = { spark: out.engines.spark, duckdb: out.engines.duckdb, pyiceberg: out.pyiceberg };
   for (const c of e.cases) {
@@ -274,7 +277,11 @@ export function check(e: Env, out: PhaseOut, phase: 1 | 2, problems: string[]): 
         if (!Array.isArray(got)) problems.push(`${where} WHERE ${text}: ${got?.error ?? 'not run'}`);
         else if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${where} WHERE ${text}: ids ${got.join(',')} want ${want.join(',')}`);
       }
-      for (const [m, v] of Object.entries({ ...r.metadata, ...r.inspect })) if (typeof v !== 'number') problems.push(`${where}: ${c.table}.${m}: ${v.error}`);
+      for (const [m, v] of Object.entries({ ...r.metadata, ...r.inspect })) {
+        if (typeof v === 'number') continue;
+        if (engine === 'pyiceberg' && known[c.sink]?.[m] === v.error) continue;
+        problems.push(`${where}: ${c.table}.${m}: ${v.error}`);
+      }
     }
   }
   step(`checked phase ${phase}: ${problems.length} problems so far${problems.length ? '\n  ' + problems.map((p) => p.slice(0, 300)).join('\n  ') : ''}`);

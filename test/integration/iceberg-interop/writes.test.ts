@@ -6,7 +6,7 @@
 // a deletion vector written by Spark itself is the control for what pyiceberg cannot inspect.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CASES, type InputRow } from './matrix.ts';
+import { CASES, sortCanon, type InputRow } from './matrix.ts';
 import { Engines, check, installEngines, makeEnv, pipecCompact, pipecRun, pyiceberg, readPhase, removeEnv, sparkJob, step } from './harness.ts';
 
 const PART = CASES.filter((c) => ['t_spark', 't_cow', 't_mor2', 't_mor3'].includes(c.sink));
@@ -20,6 +20,7 @@ const SPARK_DV = [
   "CREATE TABLE lake.db.spark_dv (id INT, city STRING) USING iceberg TBLPROPERTIES ('format-version' = '3', 'write.delete.mode' = 'merge-on-read')",
   "INSERT INTO lake.db.spark_dv VALUES (1, 'a'), (2, 'b'), (3, 'c')",
   'DELETE FROM lake.db.spark_dv WHERE id = 2',
+  'SELECT content, file_format FROM lake.db.spark_dv.delete_files',
   'SELECT file FROM lake.db.spark_dv.metadata_log_entries ORDER BY timestamp DESC LIMIT 1',
 ];
 
@@ -42,18 +43,27 @@ test('upserts, deletion vectors and Spark writing in between: every engine reads
     assert.ok(log.some((l) => /bin-packed \d+ small files/.test(l)), log.join('\n'));
 
     const second = await readPhase(e, engines, 2, { metadataTables: METADATA });
-    check(e, second, 2, problems);
-    assert.deepEqual(problems, []);
-    step('checked');
 
     // The control: a v3 table with a deletion vector written by Spark, inspected by pyiceberg.
+    // pyiceberg 0.12's inspect.entries() fails on it as on pipec's v3 deletion-vector table:
+    // it builds `dict(entry.data_file.column_sizes)` without the `or {}` it uses for the other
+    // metric maps, and a deletion vector (a Puffin blob) has no column sizes, in Java's
+    // manifests as in pipec's. So the failure is pyiceberg's; it is accepted only with exactly
+    // the control's error, and every other inspect table must load.
     const control = await engines.request({ ...sparkJob(e), engines: ['spark'], tables: [], spark_sql: SPARK_DV });
     assert.deepEqual(control.spark_sql.map((w) => w.error ?? 'ok'), SPARK_DV.map(() => 'ok'));
+    assert.deepEqual(control.spark_sql.at(-2)!.rows, [['1', 'PUFFIN']], 'Spark wrote a deletion vector');
     const metadata = control.spark_sql.at(-1)!.rows![0]![0]!;
     const py = await pyiceberg({ tables: [{ id: 'spark_dv', metadata, columns: [{ name: 'id', type: 'int' }, { name: 'city', type: 'string' }], filters: [], inspect: true }] });
     step('Spark DV control');
-    assert.deepEqual(py.spark_dv!.rows, [{ id: '1', city: 'a' }, { id: '3', city: 'c' }]);
-    assert.deepEqual(py.spark_dv!.inspect, {});
+    assert.deepEqual(sortCanon(py.spark_dv!.rows!), [{ id: '1', city: 'a' }, { id: '3', city: 'c' }]);
+    const controlErrors = Object.fromEntries(Object.entries(py.spark_dv!.inspect ?? {}).flatMap(([m, v]) => (typeof v === 'number' ? [] : [[m, v.error]])));
+    assert.deepEqual(controlErrors, { entries: "TypeError: 'NoneType' object is not iterable" }, 'pyiceberg fails on a Spark-written DV table the same way');
+    const known = Object.fromEntries(PART.filter((c) => c.formatVersion === 3 && c.kind === 'mor').map((c) => [c.sink, controlErrors]));
+
+    check(e, second, 2, problems, known);
+    assert.deepEqual(problems, []);
+    step('checked');
   } finally {
     await engines.close();
     removeEnv(e);

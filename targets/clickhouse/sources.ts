@@ -201,13 +201,18 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
   // takes as seconds: such columns are read as text and converted here, bad values become dead letters.
   const textTimes = new Map<string, { expr: string; bad: BadValue }>();
   if (format.name === 'JSONEachRow') for (const c of payload) if (c.type.kind === 'timestamp') textTimes.set(c.name, jsonTimestamp(c.name, c.type));
+  // JSON carries BYTES as base64 text (LANGUAGE.md, as Flink's JSON format): the String column
+  // holds that text in the Kafka table and the decoded bytes downstream.
+  const textBytes = new Map<string, { expr: string; bad: BadValue }>();
+  if (format.name === 'JSONEachRow') for (const c of payload) if (c.type.kind === 'bytes') textBytes.set(c.name, jsonBytes(c.name, c.type));
   const stream = topicTable(ctx, src, src.name, payload.map((c) => ({ name: c.name, type: textTimes.has(c.name) ? (c.type.nullable ? 'Nullable(String)' : 'String') : chType(c.type) })), format);
-  deadLetters(ctx, src, stream, [...textTimes.values()].map((t) => t.bad));
+  const decoded = new Map([...textTimes, ...textBytes]);
+  deadLetters(ctx, src, stream, [...decoded.values()].map((t) => t.bad));
   const rel = tableRel(stream, payload, 'stream', [src.id]);
   rel.cols = new Map();
   for (const c of src.columns) {
     rel.types.set(c.name, c.type);
-    if (c.metadataFrom === null) rel.cols.set(c.name, textTimes.get(c.name)?.expr ?? ident(c.name));
+    if (c.metadataFrom === null) rel.cols.set(c.name, decoded.get(c.name)?.expr ?? ident(c.name));
     else {
       const v = METADATA[c.metadataFrom];
       if (!v) {
@@ -217,7 +222,7 @@ function kafkaSource(ctx: EmitContext, src: IrSource): Rel | null {
       rel.cols.set(c.name, `CAST(${ident(v)} AS ${chType(c.type)})`);
     }
   }
-  rel.where = [OK_ROW, ...[...textTimes.values()].map((t) => `(NOT ${t.bad.cond})`)];
+  rel.where = [OK_ROW, ...[...decoded.values()].map((t) => `(NOT ${t.bad.cond})`)];
   emitWatermarkTable(ctx, src, rel, ident('_partition'));
   return rel;
 }
@@ -231,6 +236,18 @@ function jsonTimestamp(name: string, t: SqlType): { expr: string; bad: BadValue 
   // assumeNotNull cannot fail on the rows the filter drops; CAST(NULL AS non-Nullable) would.
   const expr = t.nullable ? parsed : `assumeNotNull(${parsed})`;
   return { expr, bad: { cond, reason: `concat('cannot read TIMESTAMP column ', ${str(name)}, ' from ', ${t.nullable ? `assumeNotNull(${raw})` : raw})` } };
+}
+
+/**
+ * A BYTES value read from JSON base64 text. tryBase64Decode gives '' for text that is not
+ * base64, which then is a dead letter (base64Decode would throw and stop the consumer).
+ */
+function jsonBytes(name: string, t: SqlType): { expr: string; bad: BadValue } {
+  const raw = ident(name);
+  const expr = `tryBase64Decode(${raw})`;
+  const notBase64 = `(${raw} != '' AND ${expr} = '')`;
+  const cond = t.nullable ? `(${raw} IS NOT NULL AND ${notBase64})` : notBase64;
+  return { expr, bad: { cond, reason: `concat('cannot read BYTES column ', ${str(name)}, ' as base64 from ', ${t.nullable ? `assumeNotNull(${raw})` : raw})` } };
 }
 
 function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings: [string, string][] } | null {

@@ -54,7 +54,7 @@ class Handler(BaseHTTPRequestHandler):
     def body(self):
         n = int(self.headers.get("Content-Length") or 0)
         if n:
-            return self.rfile.read(n).decode("utf-8")
+            return self.rfile.read(n)
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
             out = []
             while True:
@@ -64,8 +64,8 @@ class Handler(BaseHTTPRequestHandler):
                     break
                 out.append(self.rfile.read(size))
                 self.rfile.readline()
-            return b"".join(out).decode("utf-8")
-        return ""
+            return b"".join(out)
+        return b""
 
     def do_GET(self):
         url = urlparse(self.path)
@@ -73,7 +73,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, "Ok.\n")
         if url.path == "/stats":
             return self.reply(200, json.dumps({"inserts": state["inserts"]}))
-        return self.run(dict(parse_qsl(url.query)), "")
+        return self.run(dict(parse_qsl(url.query)), b"")
 
     def do_POST(self):
         url = urlparse(self.path)
@@ -86,14 +86,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def run(self, params, body):
         query = params.get("query")
-        sql = query + "\n" + body if query else body
+        # Bytes throughout: a String column's JSON value may hold raw bytes (BYTES), not UTF-8.
+        sql = query.encode("utf-8") + b"\n" + body if query else body
         settings = {k: v for k, v in params.items() if k not in CLIENT_PARAMS and not k.startswith("param_")}
         lose = False
         m = INSERT.match(query or "")
         if m:
             head, fmt = m.group(1), m.group(2)
             clause = " SETTINGS " + ", ".join(f"{k} = {quote(v)}" for k, v in settings.items()) if settings else ""
-            sql = f"{head}{clause} FORMAT {fmt}\n{body}"
+            sql = f"{head}{clause} FORMAT {fmt}\n".encode("utf-8") + body
         try:
             with lock:
                 out = str(sess.query(sql, "TabSeparated"))

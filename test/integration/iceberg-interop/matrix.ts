@@ -33,9 +33,12 @@ export function inputRows(from: number, to: number): InputRow[] {
       id: i,
       city: CITIES[i % CITIES.length]!,
       flag: i % 5 === 0 ? null : i % 3 === 0,
-      payload: i % 7 === 3 ? null : Buffer.from([0, 0, i % 256, 0xff]).toString('base64'),
+      // Few distinct values per partition column (16 payloads, 10 hours over 2 days): each
+      // partition holds several rows, so a table has tens of files, not one per row (every
+      // file is a task in each Spark scan).
+      payload: i % 7 === 3 ? null : Buffer.from([0, 0, i % 16, 0xff]).toString('base64'),
       amount: amountOf(i),
-      ts: i % 13 === 12 ? null : Date.UTC(2024, 0, 1) + i * 6_120_000 + (i % 4) * 250,
+      ts: i % 13 === 12 ? null : Date.UTC(2024, 0, 1) + (i % 10) * 14_400_000 + Math.floor(i / 10) * 60_000 + (i % 4) * 250,
       n: i % 6 === 5 ? null : i * 123_456_789_012,
     });
   }
@@ -92,8 +95,8 @@ export const CASES: TableCase[] = [
 ];
 
 /** The pipeline spec of one pipec run: all sinks, reading `input`; compaction policies too. */
-export function spec(pipeline: string, input: string): string {
-  const sinks = CASES.map((c) => {
+export function spec(pipeline: string, input: string, cases: readonly TableCase[] = CASES): string {
+  const sinks = cases.map((c) => {
     const from = c.kind === 'append' ? 'ev' : 'per_city';
     const opts = [
       "connector = 'iceberg'",
@@ -106,7 +109,7 @@ export function spec(pipeline: string, input: string): string {
     ];
     return `CREATE SINK ${c.sink} FROM ${from} WITH (${opts.join(', ')});`;
   });
-  const policies = CASES.filter((c) => c.compact).map(
+  const policies = cases.filter((c) => c.compact).map(
     (c) => `CREATE COMPACTION POLICY p_${c.sink} ON ${c.sink} (
   REWRITE DATA FILES WHERE file_size < '32 MB' TARGET '128 MB' MIN INPUT FILES 2,
   REWRITE DELETE FILES WHERE delete_ratio > 0
@@ -188,11 +191,13 @@ export interface Filter {
   name: string;
   spark: string;
   duckdb: string;
+  /** pyiceberg's row_filter text; null where its expression language has no such predicate. */
+  pyiceberg: string | null;
   /** SQL semantics: a NULL comparison is not true. */
   keep: (r: InputRow) => boolean;
 }
 
-const both = (name: string, sql: string, keep: (r: InputRow) => boolean): Filter => ({ name, spark: sql, duckdb: sql, keep });
+const both = (name: string, sql: string, keep: (r: InputRow) => boolean, pyiceberg: string | null = sql): Filter => ({ name, spark: sql, duckdb: sql, pyiceberg, keep });
 const amt = (r: InputRow): bigint | null => (r.amount === null ? null : cents(r.amount));
 const hex = (r: InputRow): string | null => (r.payload === null ? null : Buffer.from(r.payload, 'base64').toString('hex').toUpperCase());
 
@@ -201,8 +206,8 @@ export const FILTERS: Filter[] = [
   both('id_eq', 'id = 7', (r) => r.id === 7),
   both('id_lt', 'id < 10', (r) => r.id < 10),
   both('id_ge', 'id >= 50', (r) => r.id >= 50),
-  both('id_between', 'id BETWEEN 20 AND 30', (r) => r.id >= 20 && r.id <= 30),
-  both('id_even', 'id % 2 = 0', (r) => r.id % 2 === 0),
+  both('id_between', 'id BETWEEN 20 AND 30', (r) => r.id >= 20 && r.id <= 30, 'id >= 20 AND id <= 30'),
+  both('id_even', 'id % 2 = 0', (r) => r.id % 2 === 0, null),
   both('city_zurich', "city = 'Zürich'", (r) => r.city === 'Zürich'),
   both('city_space', "city = 'New York'", (r) => r.city === 'New York'),
   both('city_escapes', "city = 'a b/c=d%+'", (r) => r.city === 'a b/c=d%+'),
@@ -217,15 +222,15 @@ export const FILTERS: Filter[] = [
   both('flag_null', 'flag IS NULL', (r) => r.flag === null),
   both('amount_pos', 'amount > 0', (r) => (amt(r) ?? 0n) > 0n),
   both('amount_min', 'amount <= -1000.00', (r) => amt(r) !== null && amt(r)! <= -100000n),
-  both('amount_range', 'amount BETWEEN -5 AND 5', (r) => amt(r) !== null && amt(r)! >= -500n && amt(r)! <= 500n),
+  both('amount_range', 'amount BETWEEN -5 AND 5', (r) => amt(r) !== null && amt(r)! >= -500n && amt(r)! <= 500n, 'amount >= -5 AND amount <= 5'),
   both('amount_null', 'amount IS NULL', (r) => r.amount === null),
-  both('ts_ge', "ts >= '2024-01-02 00:00:00'", (r) => r.ts !== null && r.ts >= Date.UTC(2024, 0, 2)),
-  both('ts_lt', "ts < '2024-01-01 06:00:00'", (r) => r.ts !== null && r.ts < Date.UTC(2024, 0, 1, 6)),
+  both('ts_ge', "ts >= '2024-01-02 00:00:00'", (r) => r.ts !== null && r.ts >= Date.UTC(2024, 0, 2), "ts >= '2024-01-02T00:00:00'"),
+  both('ts_lt', "ts < '2024-01-01 06:00:00'", (r) => r.ts !== null && r.ts < Date.UTC(2024, 0, 1, 6), "ts < '2024-01-01T06:00:00'"),
   both('ts_null', 'ts IS NULL', (r) => r.ts === null),
   both('n_big', 'n > 5000000000000', (r) => r.n !== null && r.n > 5_000_000_000_000),
   both('n_null', 'n IS NULL', (r) => r.n === null),
-  { name: 'payload_eq', spark: "payload = X'000001FF'", duckdb: "payload = '\\x00\\x00\\x01\\xFF'::BLOB", keep: (r) => hex(r) === '000001FF' },
-  both('payload_hex', "hex(payload) = '000005FF'", (r) => hex(r) === '000005FF'),
+  { name: 'payload_eq', spark: "payload = X'000001FF'", duckdb: "payload = '\\x00\\x00\\x01\\xFF'::BLOB", pyiceberg: null, keep: (r) => hex(r) === '000001FF' },
+  both('payload_hex', "hex(payload) = '000005FF'", (r) => hex(r) === '000005FF', null),
   both('payload_null', 'payload IS NULL', (r) => r.payload === null),
   both('and', "city = 'Zürich' AND flag = true", (r) => r.city === 'Zürich' && r.flag === true),
   both('or', "city = 'New York' OR id = 3", (r) => r.city === 'New York' || r.id === 3),

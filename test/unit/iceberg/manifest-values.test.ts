@@ -1,6 +1,8 @@
 // Manifest values pinned against the table spec (issue 20.3, 20.5): decimal partition values
 // as Avro fixed of the minimum size (TypeUtil.decimalRequiredBytes), big-endian two's
-// complement; manifest-list `contains_nan` false (not null) as Java writes it.
+// complement; manifest-list `contains_nan` false (not null) as Java writes it; manifest-list
+// bounds of binary and string partition values in unsigned byte order (found by DuckDB
+// skipping a manifest of a BYTES-partitioned table in the interop suite).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decimalRequiredBytes } from '../../../targets/runtime/lib/iceberg/writer/single-value.ts';
@@ -43,4 +45,19 @@ test('manifest list partition summaries: contains_nan is false, not null, for ty
   assert.deepEqual([...s.partitions![0]!.lower_bound!], [0xfe, 0x79, 0x60], 'bounds: minimum bytes');
   const list = await decodeManifestList(await encodeManifestList([s], 1, null, 1));
   assert.equal(list[0]!.partitions![1]!.contains_nan, false);
+});
+
+test('manifest list bounds: binary and string partition values in unsigned byte order (spec: bounds are the serialized min and max)', () => {
+  const c: SpecContext = {
+    schema: { 'schema-id': 0, fields: [{ id: 1, name: 'payload', required: false, type: 'binary' }, { id: 2, name: 'city', required: false, type: 'string' }] },
+    spec: { 'spec-id': 0, fields: [{ 'source-id': 1, 'field-id': 1000, name: 'payload', transform: 'identity' }, { 'source-id': 2, 'field-id': 1001, name: 'city', transform: 'identity' }] },
+    formatVersion: 2,
+  };
+  const e = (payload: number[], city: string) => ({ ...entry(null, null), dataFile: { ...entry(null, null).dataFile, partition: { payload: new Uint8Array(payload), city } } });
+  const s = summarizeManifest(c, [e([0, 0, 0x0c, 0xff], 'Z'), e([0, 0, 0x09, 0xff], '\u{10400}'), e([0, 0, 0xff], '\uFFFD'), e([0, 0, 0, 0xff], 'Zürich')], 'file:///wh/m.avro', 100, 1, 1);
+  const hex = (b: Buffer | null) => b?.toString('hex');
+  // Binary bounds are the bytes themselves; 00 00 FF sorts after 00 00 0C FF (third byte).
+  assert.deepEqual([hex(s.partitions![0]!.lower_bound), hex(s.partitions![0]!.upper_bound)], ['000000ff', '0000ff']);
+  // Strings are UTF-8: 'Z' (5a) lowest, U+10400 (f0 90 90 80) above U+FFFD (ef bf bd).
+  assert.deepEqual([hex(s.partitions![1]!.lower_bound), hex(s.partitions![1]!.upper_bound)], ['5a', 'f0909080']);
 });

@@ -1,6 +1,7 @@
 // Row values (values.ts model) encoded as JSONEachRow text for the target table's ClickHouse
 // column types: DateTime64 as 'YYYY-MM-DD HH:MM:SS.fff', DateTime to the second, Date as
-// 'YYYY-MM-DD', Decimal as exact text (quoted on servers that read quoted decimals).
+// 'YYYY-MM-DD', Decimal as exact text (quoted on servers that read quoted decimals), BYTES
+// (base64 text in the runtime) as the bytes themselves (see `bytesJson`).
 import type { ColumnDef } from '../io/source-types.ts';
 import type { Row } from '../ops/types.ts';
 import { formatDecimal, formatTimestamp, type Int64 } from '../values.ts';
@@ -35,6 +36,49 @@ function floatEnc(v: unknown): string {
   const n = typeof v === 'bigint' ? Number(v) : (v as number);
   // JSON has no NaN/Infinity; ClickHouse reads them as quoted text.
   return Number.isFinite(n) ? String(n) : n > 0 ? '"inf"' : n < 0 ? '"-inf"' : '"nan"';
+}
+
+/**
+ * A BYTES value (base64 text) as a JSON string holding its bytes. ClickHouse stores a JSON
+ * string's bytes as they arrive (no UTF-8 check), but a `\u00XX` escape becomes the UTF-8 of
+ * U+00XX, so bytes 0x80–0xFF must reach the server raw. The line stays plain ASCII text (it is
+ * hashed into tokens and written to interval files): those bytes are written as `\u0080`–`\u00ff`
+ * escapes, which JSON.stringify never produces (it writes U+0080–U+00FF literally), and
+ * `linesBody` turns exactly those escapes into raw bytes when the batch is sent.
+ */
+export function bytesJson(base64: string): string {
+  const b = Buffer.from(base64, 'base64');
+  let s = '"';
+  for (const x of b) {
+    if (x === 0x22) s += '\\"';
+    else if (x === 0x5c) s += '\\\\';
+    else if (x >= 0x20 && x < 0x7f) s += String.fromCharCode(x);
+    else s += '\\u00' + x.toString(16).padStart(2, '0');
+  }
+  return s + '"';
+}
+
+/** A raw-byte escape of `bytesJson` (0x80–0xFF), or an escaped backslash (skipped over). */
+const RAW_ESCAPE = /\\(?:\\|u00([89a-f][0-9a-f]))/g;
+
+/**
+ * The HTTP body of a batch of lines, or null when no line holds a raw-byte escape (the lines
+ * are sent as text then): UTF-8 of the lines with each `\u0080`–`\u00ff` escape as its byte.
+ */
+export function linesBody(lines: readonly string[]): Buffer | null {
+  const raw = (l: string): boolean => l.includes('\\u00') && [...l.matchAll(RAW_ESCAPE)].some((m) => m[1] !== undefined);
+  if (!lines.some(raw)) return null;
+  const parts: Buffer[] = [];
+  for (const line of lines) {
+    let at = 0;
+    for (const m of line.matchAll(RAW_ESCAPE)) {
+      if (m[1] === undefined) continue;
+      parts.push(Buffer.from(line.slice(at, m.index), 'utf8'), Buffer.of(parseInt(m[1], 16)));
+      at = m.index + m[0].length;
+    }
+    parts.push(Buffer.from(line.slice(at) + '\n', 'utf8'));
+  }
+  return Buffer.concat(parts);
 }
 
 /** Epoch days or epoch ms → 'YYYY-MM-DD'. */
@@ -94,6 +138,7 @@ function encoderFor(col: ColumnDef, ch: ChColumn, env: EncodeEnv): Enc {
   if (/^(String|FixedString|Enum|UUID)/.test(t)) {
     if (col.kind === 'timestamp') return (v) => '"' + formatTimestamp(v as number) + '"';
     if (col.kind === 'decimal') return (v) => '"' + formatDecimal(v as Int64, col.scale ?? 0) + '"';
+    if (col.kind === 'bytes' && /^(String|FixedString)/.test(t)) return (v) => bytesJson(v as string);
     return (v) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(jsonText(v)));
   }
   return jsonText;

@@ -1,7 +1,8 @@
 // How the ClickHouse sink talks to a server: the HTTP transport on @clickhouse/client, behind a
 // small interface so the same sink logic can be checked against an embedded modern engine.
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import type { ChColumn } from './encode.ts';
+import { Readable } from 'node:stream';
+import { linesBody, type ChColumn } from './encode.ts';
 import type { ClickHouseSinkOptions } from './options.ts';
 
 export interface ChTransport {
@@ -75,6 +76,14 @@ export class HttpTransport implements ChTransport {
   }
 
   async insert(database: string, table: string, lines: readonly string[], settings: Record<string, string>): Promise<void> {
+    const body = linesBody(lines);
+    if (body) {
+      // BYTES: raw bytes in the body (not valid UTF-8 text, so not the client's string insert).
+      const r = await this.client.exec({ query: `INSERT INTO ${ident(database)}.${ident(table)} FORMAT JSONEachRow`, values: Readable.from([body]), clickhouse_settings: settings as never });
+      r.stream.resume();
+      await new Promise<void>((resolve, reject) => r.stream.on('end', resolve).on('error', reject));
+      return;
+    }
     await this.client.insert({ table: `${ident(database)}.${ident(table)}`, values: lines as string[], format: 'JSONEachRow', clickhouse_settings: settings as never });
   }
 

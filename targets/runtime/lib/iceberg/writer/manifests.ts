@@ -186,8 +186,15 @@ export function summarizeManifest(
   };
 }
 
+/**
+ * The order of the spec's bounds: binary and strings by unsigned bytes (UTF-8 for strings, so
+ * by code point; JS `<` compares UTF-16 units, which puts U+10000.. before U+E000..U+FFFF).
+ * Binary values used to fall through to `a - b` (NaN): the bounds were arbitrary values and
+ * engines that prune manifests by them (DuckDB) skipped manifests holding matching rows.
+ */
 function comparePartitionValues(a: unknown, b: unknown): number {
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
   if (typeof a === 'bigint' || typeof b === 'bigint') return BigInt(a as number) < BigInt(b as number) ? -1 : BigInt(a as number) > BigInt(b as number) ? 1 : 0;
   return (a as number) - (b as number);
 }

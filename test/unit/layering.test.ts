@@ -63,15 +63,15 @@ export const LAYERS: Layers = {
   'src/plan/optimize': { may: ['src/plan', ...LEAVES], why: 'optimizer passes are PlanDoc → PlanDoc.' },
   'src/plan/print': { may: ['src/plan', ...LEAVES], why: 'the printers read the plan only.' },
   'src/plan/physical': {
-    may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'targets/runtime/lib/config', ...LEAVES],
+    may: ['src/plan', 'src/plan/print', 'src/plan/optimize', 'src/connectors', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the lowering reads the checked plan (and prints its expressions) and resolves connector options with the shared resolvers.',
   },
   'src/connectors': {
-    may: ['src/plan', 'src/plan/print', ...LEAVES],
+    may: ['src/plan', 'src/plan/print', 'targets/runtime/lib/config', ...LEAVES],
     why: 'connector descriptors read the checked plan (their resolvers and lints); the config resolvers the runtime library ships import nothing of the tree (the last test holds that).',
   },
   'src/check': {
-    may: ['src/syntax', 'src/schema', 'src/plan', 'targets/runtime/lib/shared', 'targets/runtime/lib/config', ...LEAVES],
+    may: ['src/syntax', 'src/schema', 'src/plan', 'src/connectors', 'targets/runtime/lib/shared', 'targets/runtime/lib/config', ...LEAVES],
     why: 'the checker turns the AST into the plan; it runs before the lints and never calls them.',
   },
   'src/lint': {

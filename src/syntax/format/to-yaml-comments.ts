@@ -44,7 +44,9 @@ export function planYamlComments(file: PipeFile): YamlComments {
 
 /** A comment's YAML text (what follows `#` on each line). */
 export function yamlCommentText(c: SourceComment): string {
-  return c.text.startsWith('--') ? c.text.slice(2) : c.text;
+  // NEL, LS and PS end a `--` comment nowhere in SQL, but the YAML writer breaks a comment at them
+  // and starts a new `#` line, which grows on every reformat: in YAML they are written as spaces.
+  return (c.text.startsWith('--') ? c.text.slice(2) : c.text).replace(/[\u0085\u2028\u2029]/g, ' ');
 }
 
 export const joinComments = (cs: readonly SourceComment[]): string | undefined => (cs.length ? cs.map(yamlCommentText).join('\n') : undefined);

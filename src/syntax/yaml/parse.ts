@@ -5,6 +5,7 @@ import { LineMap } from '../../diagnostics/span.ts';
 import type { PipeFile } from '../ast.ts';
 import type { FrontEndContext } from '../front-end.ts';
 import { buildPipeFile } from './build-file.ts';
+import { findComments } from './comments.ts';
 import type { SqlBodyParser } from './build-context.ts';
 import { validatePipeYaml } from './validate.ts';
 import type { YamlEnv } from './yaml-nodes.ts';
@@ -28,8 +29,8 @@ export function parsePipeYamlWith(text: string, ctx: FrontEndContext, sql: SqlBo
       ctx.diagnostics.report('yaml-syntax', lineMap.span(ctx.file, 0, 0), { detail: e instanceof Error ? e.message : String(e) });
       return empty();
     }
-    // An empty file is an empty pipeline, as an empty .pipe.sql is.
-    if (data === null || data === undefined) return empty();
+    // An empty file is an empty pipeline, as an empty .pipe.sql is; its comments are kept (fmt writes them back).
+    if (data === null || data === undefined) return { ...empty(), comments: findComments(env, []) };
     validatePipeYaml(env, data, ctx);
     return buildPipeFile({ env, ctx, sql });
   } catch (e) {

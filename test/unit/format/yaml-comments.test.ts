@@ -171,3 +171,14 @@ test('the shipped specs are formatted, and keep every comment through the other 
     assert.deepEqual(commentTexts(back, form).sort(), commentTexts(text, form).sort(), `specs/${f} → ${other} → ${form}`);
   }
 });
+
+// Found by the compiler fuzz (lineSeparators mutations): a file of comments only, and a comment holding a line
+// separator, which SQL keeps inside one `--` comment but the YAML writer used to break into a new `#` line.
+test('a comment-only file and a comment with U+2028 are stable through fmt --to yaml', () => {
+  const once = fmt('c.pipe.sql', '-- only a comment\n', 'yaml');
+  assert.equal(once, '# only a comment\n');
+  assert.equal(fmt('c.pipe.yaml', once, 'yaml'), once, 'the comment of an otherwise empty YAML file is kept');
+  const sep = fmt('s.pipe.sql', "-- one\u2028two\nCREATE SOURCE x (a INT) WITH (connector = 'datagen');\n", 'yaml');
+  assert.ok(!/[\u2028\u2029\u0085]/.test(sep), 'no line separator reaches a YAML comment');
+  assert.equal(fmt('s.pipe.yaml', sep, 'yaml'), sep, 'idempotent');
+});

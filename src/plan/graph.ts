@@ -57,7 +57,9 @@ export function objectOwners(plan: PlanDoc): Map<string, string> {
   const consumers = consumerMap(plan.operators);
   const named = new Map<string, string>();
   for (const v of plan.views) if (!named.has(v.operator)) named.set(v.operator, v.name);
-  for (const s of plan.sinks) if (s.input && !named.has(s.input)) named.set(s.input, s.name);
+  // A ClickHouse sink's own DDL table is `<pipeline>.<sink>` (clickhouse-ddl-table.ts), with `__mv`,
+  // `__merged` and `__read` beside it: the objects of the query it reads directly are told apart.
+  for (const s of plan.sinks) if (s.input && !named.has(s.input)) named.set(s.input, s.connector === 'clickhouse' ? `${s.name}__query` : s.name);
   const used = new Set<string>();
   const out = new Map<string, string>();
   for (const op of plan.operators) {

@@ -61,7 +61,7 @@ test('Debezium events collapse to the latest version per key; deletes and replay
         out.sql,
         insert('`crm`.`customers__debezium`', ['raw'], [...events, tombstone]),
         'SELECT id, name, balance, updated_at FROM `crm`.`customers` FINAL ORDER BY id;',
-        'SELECT id, name, balance, updated_at FROM `analytics`.`customers` FINAL ORDER BY id;',
+        'SELECT id, name, balance, updated_at FROM `crm`.`customers_ch` FINAL ORDER BY id;',
       ].join('\n'),
     )
   )

@@ -82,7 +82,7 @@ test('the insertable variant of the whole pipeline runs, and its teardown remove
     ].join('\n'),
   );
   const names = res.find((r) => r.statement.startsWith('SELECT name'))!.rows.map((r) => r['name']);
-  for (const n of ['bid', 'orders', 'clicks', 'totals', 'totals__state', 'totals__merged', 'orders__dead_letters', 'bid__watermark', 'totals__read']) assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
+  for (const n of ['bid', 'orders', 'clicks', 'totals', 'totals__state', 'totals__merged', 'orders__dead_letters', 'bid__watermark', 'totals_ch__read']) assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
   assert.deepEqual(res.at(-1)!.rows, [{ n: 0 }]);
 });
 

@@ -36,7 +36,7 @@ test('every view of bids.pipe.sql returns the expected rows in ClickHouse', asyn
     // The late bid Z is not part of the example's rows.
     "SELECT * FROM `bids`.`filter_project` WHERE item != 'Z' ORDER BY item;",
     'SELECT * FROM `bids`.`big_items` ORDER BY item, window_start;',
-    'SELECT * FROM `analytics`.`hop_sum__read` ORDER BY window_start, window_end;',
+    'SELECT * FROM `bids`.`hop_ch__read` ORDER BY window_start, window_end;',
   ];
   const res = await runChdb(
     [out.sql, insert('`bids`.`bid`', cols, bids), insert('`bids`.`bid`', cols, [{ bidtime: '2020-04-15 09:00:00.000', price: '100.00', item: 'Z' }]), ...selects].join('\n'),

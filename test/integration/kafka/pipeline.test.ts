@@ -2,6 +2,7 @@
 // connectors registered): metadata columns reach the rows, offsets are committed only after
 // the checkpoint, and an exactly-once Kafka sink publishes each row once for read_committed.
 import { test, after } from 'node:test';
+import type { IrKafkaSink } from '../../../src/plan/ir.ts';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ after(async () => {
   await (await kafkaEnv()).admin.disconnect();
 });
 
-function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka'; options: Record<string, string> }) {
+function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka'; options: Record<string, string>; kafka?: IrKafkaSink }) {
   const b = new PlanBuilder('kafka_pipe');
   b.source({
     name: 'orders',
@@ -29,7 +30,7 @@ function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka';
     options: { topic, startup: 'earliest', group_id: group },
   });
   const scan = b.scan('orders', 'scan');
-  b.sink({ name: 'out', connector: sink.connector, input: scan, options: sink.options, file: sink.connector === 'file' ? { path: 'out.ndjson', format: 'ndjson' } : undefined });
+  b.sink({ name: 'out', connector: sink.connector, input: scan, options: sink.options, file: sink.connector === 'file' ? { path: 'out.ndjson', format: 'ndjson' } : undefined, kafka: sink.kafka });
   return b.build();
 }
 
@@ -78,7 +79,12 @@ test('kafka → kafka exactly-once: the output is seen once by a read_committed 
   await produce(input, 0, ['x1', 'x2'].map((id) => JSON.stringify({ id, amount: 1 })));
   await produce(input, 1, ['x3'].map((id) => JSON.stringify({ id, amount: 2 })));
   const dir = tempDir();
-  const p = plan(input, group, { connector: 'kafka', options: { topic: output, format: 'json', key: 'id', delivery: 'exactly-once', transactional_id: unique('tx') } });
+  const p = plan(input, group, {
+    connector: 'kafka',
+    options: { topic: output, format: 'json', key: 'id', delivery: 'exactly-once', transactional_id: unique('tx') },
+    // The section the checker builds from those options (IrSink is a union on connector).
+    kafka: { topic: output, format: 'json', key: ['id'], acks: 'all', idempotent: true, delivery: 'exactly-once' },
+  });
   const groupOffsets = async (): Promise<[number, string][]> =>
     ((await admin.fetchOffsets({ groupId: group, topics: [input] }))[0]?.partitions ?? []).map((q) => [q.partition, q.offset] as [number, string]).sort();
   // Stop once a checkpoint moved the group past every input record.

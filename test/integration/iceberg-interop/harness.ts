@@ -88,6 +88,30 @@ export async function pipecCompact(e: Env): Promise<string[]> {
   return lines;
 }
 
+/**
+ * The frame both interop files share: engines installed, a fresh warehouse for `cases`, one
+ * long-lived Spark + DuckDB process, the first `pipec run` already written; cleaned up after.
+ */
+export async function withInterop(cases: readonly TableCase[], body: (e: Env, engines: Engines) => Promise<void>): Promise<void> {
+  await installEngines();
+  const e = makeEnv(cases);
+  const engines = new Engines();
+  try {
+    await pipecRun(e, 'interop_one', 'in1.ndjson');
+    await body(e, engines);
+  } finally {
+    await engines.close();
+    removeEnv(e);
+  }
+}
+
+/** The second `pipec run` into the same tables, then `pipec compact`, which must bin-pack. */
+export async function secondRunAndCompact(e: Env): Promise<void> {
+  await pipecRun(e, 'interop_two', 'in2.ndjson');
+  const log = await pipecCompact(e);
+  assert.ok(log.some((l) => /bin-packed \d+ small files/.test(l)), log.join('\n'));
+}
+
 interface EngineResult {
   rows: Canon[] | null;
   rows_error?: string;

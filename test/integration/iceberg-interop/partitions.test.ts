@@ -9,25 +9,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CASES, FILTERS } from './matrix.ts';
-import { Engines, check, installEngines, makeEnv, pipecCompact, pipecRun, readPhase, removeEnv, step } from './harness.ts';
+import { check, readPhase, secondRunAndCompact, step, withInterop } from './harness.ts';
 
 const PART = CASES.filter((c) => ['t_day', 't_month', 't_hour', 't_bucket', 't_trunc', 't_bytes'].includes(c.sink));
 const METADATA = new Set(['t_day', 't_month', 't_bucket']);
 
 test('partitioned appends: Spark, DuckDB and pyiceberg read the rows and ~30 filters right, before and after compaction', { timeout: 14 * 60_000 }, async () => {
-  await installEngines();
-  const e = makeEnv(PART);
-  const engines = new Engines();
-  try {
-    await pipecRun(e, 'interop_one', 'in1.ndjson');
+  await withInterop(PART, async (e, engines) => {
     const problems: string[] = [];
     const first = await readPhase(e, engines, 1);
     const n1 = check(e, first, 1, problems).filtersChecked;
 
-    await pipecRun(e, 'interop_two', 'in2.ndjson');
-    const log = await pipecCompact(e);
-    assert.ok(log.some((l) => /bin-packed \d+ small files/.test(l)), log.join('\n'));
-
+    await secondRunAndCompact(e);
     const second = await readPhase(e, engines, 2, { metadataTables: METADATA });
     const n2 = check(e, second, 2, problems).filtersChecked;
     assert.deepEqual(problems, []);
@@ -35,8 +28,5 @@ test('partitioned appends: Spark, DuckDB and pyiceberg read the rows and ~30 fil
     const perTable = FILTERS.length + FILTERS.filter((f) => f.pyiceberg !== null).length;
     assert.equal(n1 + n2, 2 * PART.length * perTable + 2 * 2 * FILTERS.length);
     step('checked');
-  } finally {
-    await engines.close();
-    removeEnv(e);
-  }
+  });
 });

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CASES, sortCanon, type InputRow } from './matrix.ts';
-import { Engines, check, installEngines, makeEnv, pipecCompact, pipecRun, pyiceberg, readPhase, removeEnv, sparkJob, step } from './harness.ts';
+import { check, pyiceberg, readPhase, secondRunAndCompact, sparkJob, step, withInterop } from './harness.ts';
 
 const PART = CASES.filter((c) => ['t_spark', 't_cow', 't_mor2', 't_mor3'].includes(c.sink));
 const METADATA = new Set(['t_spark', 't_cow', 't_mor2', 't_mor3']);
@@ -25,11 +25,7 @@ const SPARK_DV = [
 ];
 
 test('upserts, deletion vectors and Spark writing in between: every engine reads them right', { timeout: 14 * 60_000 }, async () => {
-  await installEngines();
-  const e = makeEnv(PART);
-  const engines = new Engines();
-  try {
-    await pipecRun(e, 'interop_one', 'in1.ndjson');
+  await withInterop(PART, async (e, engines) => {
     const problems: string[] = [];
     const first = await readPhase(e, engines, 1);
     check(e, first, 1, problems);
@@ -38,9 +34,7 @@ test('upserts, deletion vectors and Spark writing in between: every engine reads
     e.sparkRows.set('t_spark', [SPARK_ROW]);
 
     // pipec writes again (after Spark, into the same tables), then compacts.
-    await pipecRun(e, 'interop_two', 'in2.ndjson');
-    const log = await pipecCompact(e);
-    assert.ok(log.some((l) => /bin-packed \d+ small files/.test(l)), log.join('\n'));
+    await secondRunAndCompact(e);
 
     const second = await readPhase(e, engines, 2, { metadataTables: METADATA });
 
@@ -64,8 +58,5 @@ test('upserts, deletion vectors and Spark writing in between: every engine reads
     check(e, second, 2, problems, known);
     assert.deepEqual(problems, []);
     step('checked');
-  } finally {
-    await engines.close();
-    removeEnv(e);
-  }
+  });
 });

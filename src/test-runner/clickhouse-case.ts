@@ -39,7 +39,7 @@ export interface ClickHouseCaseRun {
 /** The event time ClickHouse's end of input is: later than any window, inside DateTime64(3). */
 const END_OF_TIME_MS = 9_000_000_000_000;
 
-const STEP_NAMES: Record<ScriptStep['kind'], string> = {
+export const STEP_NAMES: Record<ScriptStep['kind'], string> = {
   rows: 'rows',
   watermark: 'watermark',
   idle: 'idle_partition',
@@ -201,7 +201,7 @@ function comparable(plan: PlanDoc, c: TestCase, notes: TargetNote[]): Expectatio
 }
 
 /** A changelog's final rows per key (what a ReplacingMergeTree or an aggregate read view shows). */
-function foldChangelog(sink: IrSink, rows: Row[]): Row[] | null {
+export function foldChangelog(sink: IrSink, rows: Row[]): Row[] | null {
   const op = opColumnName(sink.schema);
   const key = sink.upsertKey?.length ? sink.upsertKey : sink.schema.map((c) => c.name);
   if (rows.some((r) => key.some((k) => !(k in r)))) return null;

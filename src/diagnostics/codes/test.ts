@@ -89,8 +89,9 @@ file sources end their input, which closes every window the runtime keeps open.`
     explain: `\`pipec test --target clickhouse\` plays a test on the ClickHouse target (its DDL in chdb). ClickHouse
 has no scripted clock, no idle partitions of its own and no side output for late rows: a step it
 cannot reproduce faithfully (\`idle_partition\`, \`advance_processing_time\` when a source has an idle
-timeout, CDC rows, rows the runtime would find behind the watermark while the plan's ClickHouse DDL
-merges late rows into their window) skips the test on that target rather than comparing rows that
+timeout, rows the runtime would find behind the watermark while the plan's ClickHouse DDL merges
+late rows into their window, CDC changes inserted out of commit order around the rows a temporal
+join matches them with) skips the test on that target rather than comparing rows that
 differ by design. \`checkpoint\` and \`crash_and_restart\` are played as nothing happening: every
 INSERT is committed on its own, so there is no uncommitted output to lose.
 

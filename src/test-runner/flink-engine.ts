@@ -86,7 +86,12 @@ def read_sink(folder):
 started = time.time()
 req = json.load(sys.stdin)
 try:
+    # No Java, or a broken install: the engine is missing, not a case failing.
     env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+except Exception as err:
+    answer({"ok": False, "missing": True, "message": "cannot start Flink: " + short(err)})
+    sys.exit(0)
+try:
     conf = env.get_config()
     for key, value in req["config"].items():
         conf.set(key, value)

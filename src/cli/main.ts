@@ -33,6 +33,7 @@ const OPTIONS = {
   version: { type: 'boolean' },
   snapshot: { type: 'string' },
   'chdb-python': { type: 'string' },
+  'flink-python': { type: 'string' },
 } as const;
 
 /** pipec's own version (package.json), as `pipec --version` prints it. */
@@ -95,7 +96,7 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
     case 'test': {
       const reporter = v.reporter ?? 'text';
       if (reporter !== 'text' && reporter !== 'junit' && reporter !== 'json') return usage(io, `unknown --reporter '${reporter}' (text, junit, json)`);
-      return (await import('./commands/test.ts')).testCommand(ctx, { paths: rest, update: v.update ?? false, reporter, target: v.target ?? 'runtime', chdbPython: v['chdb-python'] });
+      return (await import('./commands/test.ts')).testCommand(ctx, { paths: rest, update: v.update ?? false, reporter, target: v.target ?? 'runtime', chdbPython: v['chdb-python'], flinkPython: v['flink-python'] });
     }
     case 'diff':
       return (await import('./commands/diff.ts')).diffCommand(ctx, { paths: rest, base: v.base ?? null });

@@ -69,15 +69,18 @@ generated/ from a first build. Refuses to overwrite any file.
 `,
   },
   test: {
-    synopsis: 'pipec test [paths] [--target runtime,clickhouse] [--update] [--reporter text|junit|json]',
+    synopsis: 'pipec test [paths] [--target runtime,clickhouse,flink] [--update] [--reporter text|junit|json]',
     text: `Runs the test files (<name>.pipe.test.yaml) under the paths (default: the spec folders) on
 the runtime, in this process: scripted rows, watermarks, processing time, idle partitions,
 checkpoints and a crash with restart, then the expected rows of each sink (docs/testing.md).
 
   --target LIST          where to play the tests: runtime (default), clickhouse (the ClickHouse
-                         target's DDL on chdb, a private session per test), or both
+                         target's DDL on chdb, a private session per test), flink (the Flink
+                         script on PyFlink's mini-cluster, every test in one job), comma-separated
   --chdb-python PATH     the Python with chdb for --target clickhouse (default: PIPEC_CHDB_PYTHON,
                          else python3)
+  --flink-python PATH    the Python with PyFlink (apache-flink 2.x) for --target flink (default:
+                         PIPEC_FLINK_PYTHON, else python3)
   --update               write the rows each runtime test observed into its expect: (review the diff)
   --reporter KIND        text (default), junit (JUnit XML) or json, on stdout
 `,

@@ -1,7 +1,8 @@
 // `pipec test`'s driver: finds test files, compiles the spec each names (the ordinary compiler,
 // with the project's profile), checks the file against the plan, runs each test on the runtime
 // (run-case.ts) and compares every expected output. Returns results for the reporters; prints nothing.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { join, relative, resolve, sep } from 'node:path';
 import { compileFile } from '../build/compile.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
@@ -13,21 +14,33 @@ import { generateBody } from '../../targets/runtime/codegen/module.ts';
 import { compareRows, type Row } from './compare.ts';
 import { runCase } from './run-case.ts';
 import { CLICKHOUSE_TARGET, runCaseOnClickHouse } from './clickhouse-case.ts';
+import { FLINK_TARGET, prepareFlinkCase, sinkRows, type PreparedFlinkCase } from './flink-case.ts';
+import { runFlinkJob, type FlinkEngineSink } from './flink-engine.ts';
 import { DEAD_LETTERS, readTestFile, testCases, type TestCase } from './test-file.ts';
 
 export const TEST_SUFFIX = '.pipe.test.yaml';
 
-/** Where `pipec test` plays a test: the runtime (default), and the ClickHouse target on chdb. */
-export const TEST_TARGETS = ['runtime', CLICKHOUSE_TARGET] as const;
+/** Where `pipec test` plays a test: the runtime (default), the ClickHouse target on chdb, the Flink target on PyFlink. */
+export const TEST_TARGETS = ['runtime', CLICKHOUSE_TARGET, FLINK_TARGET] as const;
 export type TestTarget = (typeof TEST_TARGETS)[number];
 
 export interface TestOptions {
   targets: readonly TestTarget[];
   /** The Python with chdb, for the clickhouse target. */
   chdbPython: string;
+  /** The Flink cases of the whole invocation, gathered here and run in one job by runFlinkBatch. */
+  flink?: FlinkBatch;
 }
 
 const RUNTIME_ONLY: TestOptions = { targets: ['runtime'], chdbPython: 'python3' };
+
+/** Every Flink case of one `pipec test` invocation: Flink starts once, for all of them. */
+export interface FlinkBatch {
+  python: string;
+  /** A temporary folder for the cases' input files and sink folders (removed after the job). */
+  dir: string;
+  pending: { file: FileResult; plan: PlanDoc; specFile: string; c: TestCase; id: string; prepared: PreparedFlinkCase }[];
+}
 
 export interface OutputFailure {
   output: string;
@@ -127,7 +140,73 @@ export async function runTestFile(file: string, cwd: string, env: EnvResolver, o
       results.push(r);
     }
   }
-  return { file, diagnostics: diags.items, cases: results, plan };
+  const result = { file, diagnostics: diags.items, cases: results, plan };
+  if (opts.targets.includes(FLINK_TARGET) && opts.flink) prepareOnFlink(opts.flink, result, plan, cases, specFile, diags);
+  return result;
+}
+
+/** Skips (by code) or queues each case for the Flink batch. */
+function prepareOnFlink(batch: FlinkBatch, result: FileResult, plan: PlanDoc, cases: TestCase[], specFile: string, diags: DiagnosticBag): void {
+  for (const c of cases) {
+    const prepared = prepareFlinkCase(plan, c, `pipec_test_case_${batch.pending.length}`, batch.dir);
+    for (const n of prepared.notes) diags.report(n.code, n.span, n.params as never);
+    if (prepared.job) {
+      batch.pending.push({ file: result, plan, specFile, c, id: prepared.job.id, prepared });
+      continue;
+    }
+    const skip = prepared.notes[0]!;
+    result.cases.push({ name: c.name, target: FLINK_TARGET, index: c.index, restarts: 0, skipped: `${skip.code} at ${skip.span.file}:${skip.span.start.line}`, ok: true, ms: 0, failures: [], error: null, observed: new Map() });
+  }
+}
+
+/** Runs every queued Flink case in one Flink job and adds their results to their files. */
+export async function runFlinkBatch(batch: FlinkBatch): Promise<void> {
+  if (batch.pending.length === 0) return;
+  const sinks: Record<string, FlinkEngineSink> = {};
+  for (const p of batch.pending) {
+    for (const f of p.prepared.job!.files) {
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.text);
+    }
+    for (const r of p.prepared.job!.reads) sinks[r.key] = { folder: r.folder };
+  }
+  const t0 = performance.now();
+  let run: Awaited<ReturnType<typeof runFlinkJob>>;
+  try {
+    run = await runFlinkJob(
+      batch.python,
+      batch.pending.map((p) => ({ id: p.id, ddl: p.prepared.job!.ddl, inserts: p.prepared.job!.inserts })),
+      sinks,
+    );
+  } catch (e) {
+    run = { ok: false, missing: true, message: (e as Error).message };
+  } finally {
+    rmSync(batch.dir, { recursive: true, force: true });
+  }
+  const ms = (performance.now() - t0) / batch.pending.length;
+  if (!run.ok && run.missing) {
+    const reported = new Set<FileResult>();
+    for (const p of batch.pending) {
+      if (reported.has(p.file)) continue;
+      reported.add(p.file);
+      const bag = new DiagnosticBag();
+      bag.report('test-target-engine-missing', p.c.span, { target: FLINK_TARGET, detail: run.message.startsWith('cannot start') ? run.message : `${batch.python}: ${run.message.split('\n')[0]}` });
+      p.file.diagnostics.push(...bag.items);
+    }
+    return;
+  }
+  for (const p of batch.pending) {
+    const base = { name: p.c.name, target: FLINK_TARGET, index: p.c.index, restarts: 0, skipped: null, ms } as const;
+    const error = run.ok ? (run.caseErrors[p.id] ?? null) : run.message;
+    if (error !== null || !run.ok) {
+      p.file.cases.push({ ...base, ok: false, failures: [], error: `flink: ${error}`, observed: new Map() });
+      continue;
+    }
+    const observed = new Map<string, Row[]>();
+    for (const r of p.prepared.job!.reads) observed.set(r.output, sinkRows(r, (run.sinks[r.key] ?? []) as Row[]));
+    const failures = compareAll(p.plan, p.prepared.expect, observed, p.specFile);
+    p.file.cases.push({ ...base, ok: failures.length === 0, failures, error: null, observed });
+  }
 }
 
 /** The generated module body the runtime cases run, or null (diagnosed) when an operator cannot run. */

@@ -101,8 +101,8 @@ export const LAYERS: Layers = {
     why: 'the driver knows every phase and every target, and nothing above it.',
   },
   'src/test-runner': {
-    may: ['src/build', 'src/syntax', 'src/plan', 'targets/runtime', 'targets/runtime/codegen', 'targets/runtime/lib', 'targets/clickhouse', ...LEAVES],
-    why: '`pipec test` compiles through the driver and runs the real runtime (its generated code, its runner) with scripted connectors, and the ClickHouse target\'s DDL on chdb.',
+    may: ['src/build', 'src/syntax', 'src/plan', 'targets/runtime', 'targets/runtime/codegen', 'targets/runtime/lib', 'targets/clickhouse', 'targets/flink', ...LEAVES],
+    why: '`pipec test` compiles through the driver and runs the real runtime (its generated code, its runner) with scripted connectors, the ClickHouse target\'s DDL on chdb and the Flink target\'s script on PyFlink.',
   },
   'src/api.ts': {
     may: ['src/build', 'src/syntax', 'src/plan', 'src/plan/physical', 'src/plan/print', ...LEAVES],

@@ -78,7 +78,8 @@ the input, or never compared in the output.`,
     explain: `A test is skipped on a target (and says so with this code) when the target cannot build the
 pipeline at all (its own error diagnostics, e.g. \`clickhouse-session-window-unsupported\`), or when
 none of the outputs the test expects is written by that target: a test that compares nothing there
-would pass without checking anything.`,
+would pass without checking anything. On Flink a test without \`end_of_input\` is skipped too: its
+file sources end their input, which closes every window the runtime keeps open.`,
   }),
   'test-target-step-unsupported': def<{ target: string; step: string; why: string }>({
     severity: 'warning',
@@ -88,10 +89,19 @@ would pass without checking anything.`,
     explain: `\`pipec test --target clickhouse\` plays a test on the ClickHouse target (its DDL in chdb). ClickHouse
 has no scripted clock, no idle partitions of its own and no side output for late rows: a step it
 cannot reproduce faithfully (\`idle_partition\`, \`advance_processing_time\` when a source has an idle
-timeout, CDC rows, rows the runtime would find behind the watermark while the plan's ClickHouse DDL
-merges late rows into their window) skips the test on that target rather than comparing rows that
+timeout, rows the runtime would find behind the watermark while the plan's ClickHouse DDL merges
+late rows into their window, CDC changes inserted out of commit order around the rows a temporal
+join matches them with) skips the test on that target rather than comparing rows that
 differ by design. \`checkpoint\` and \`crash_and_restart\` are played as nothing happening: every
-INSERT is committed on its own, so there is no uncommitted output to lose.`,
+INSERT is committed on its own, so there is no uncommitted output to lose.
+
+\`--target flink\` plays a test on the Flink script with each source a file read in the test's
+order. Flink's watermark comes only from the rows (the spec's WATERMARK, one stream per source):
+a \`watermark\` or \`idle_partition\` step, or rows in several partitions, that would make a row late
+on one of the runtime and Flink but not on the other skip the test; so do \`crash_and_restart\`
+(the job cannot be killed at a step), \`advance_processing_time\` where an idle timeout or state TTL
+reads the clock, and a record the runtime would make a dead letter (Flink's json format fails the
+job). \`checkpoint\` is played as nothing happening (the file sinks commit at the end of input).`,
   }),
   'test-target-output-unsupported': def<{ target: string; output: string; why: string }>({
     severity: 'warning',
@@ -102,13 +112,19 @@ INSERT is committed on its own, so there is no uncommitted output to lose.`,
 stdout sinks, the late-row side outputs and the dead-letter output are the runtime's. Their
 expectations are compared on the runtime and named with this code on ClickHouse. Expected
 changelog rows of a ClickHouse sink are folded into the final row per key, which is what a
-reader of the ReplacingMergeTree (FINAL) or of the aggregate's read view sees.`,
+reader of the ReplacingMergeTree (FINAL) or of the aggregate's read view sees. The Flink target
+writes every sink its script inserts into (each replaced by a file sink the runner reads back;
+a changelog folded the same way), but no late-row side output and no dead letters.`,
   }),
   'test-target-engine-missing': def<{ target: string; detail: string }>({
     severity: 'error',
     title: "the engine a test target runs on is not available",
     message: (p) => `cannot run tests on the ${p.target} target: ${p.detail}`,
-    help: () => 'install chdb (`pip install chdb`) and point PIPEC_CHDB_PYTHON (or --chdb-python) at that Python',
-    explain: 'The ClickHouse test target runs the generated DDL on chdb, ClickHouse in-process, in a private temporary session per test: no server is touched. It needs a Python with the `chdb` package.',
+    help: (p) =>
+      p.target === 'flink'
+        ? 'install PyFlink (`pip install apache-flink==2.3.0`, Java 17) and point PIPEC_FLINK_PYTHON (or --flink-python) at that Python'
+        : 'install chdb (`pip install chdb`) and point PIPEC_CHDB_PYTHON (or --chdb-python) at that Python',
+    explain:
+      'The ClickHouse test target runs the generated DDL on chdb, ClickHouse in-process, in a private temporary session per test: no server is touched. It needs a Python with the `chdb` package. The Flink test target runs the generated Flink script on PyFlink\'s local mini-cluster (PyPI `apache-flink` 2.x, which needs a Java runtime), every test of the run in one job. It needs a Python with `pyflink`.',
   }),
 } as const;

@@ -78,3 +78,74 @@ test('without chdb the ClickHouse target is a coded error naming the interpreter
   assert.match(r.stderr, /error\[test-target-engine-missing\]: cannot run tests on the clickhouse target: cannot start .*no-such-python/);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
 });
+
+// CDC rows reach the ClickHouse DDL as the Debezium messages it reads (customers__debezium). The
+// temporal join there reads the latest version at insert time; the test inserts each change
+// before the orders it is valid for, so both targets must give the version valid at order time
+// (o1 silver, o2 gold, o3 dropped: Bob is deleted). Inserting Ada's update before o1 (whose time
+// precedes the update's commit) makes ClickHouse join the newer version: skipped by code.
+const CDC_TEST = `spec: customer_orders_cdc.pipe.sql
+tests:
+  - name: changes inserted in commit order around the orders
+    steps:
+      - rows: customers
+        data:
+          - { $op: +I, $commit_ts: '2026-01-01 00:00:00', id: 1, name: Ada, email: null, country: DE, tier: silver, updated_at: '2026-01-01 00:00:00' }
+          - { $op: +I, $commit_ts: '2026-01-01 00:00:00', id: 2, name: Bob, email: null, country: FR, tier: bronze, updated_at: '2026-01-01 00:00:00' }
+      - rows: order_events
+        data:
+          - { order_id: o1, customer_id: 1, amount: 25.00, currency: EUR, order_ts: '2026-01-01 00:00:30' }
+      - rows: customers
+        data:
+          - { $op: -U, $commit_ts: '2026-01-01 00:01:00', id: 1, name: Ada, email: null, country: DE, tier: silver, updated_at: '2026-01-01 00:00:00' }
+          - { $op: +U, $commit_ts: '2026-01-01 00:01:00', id: 1, name: Ada, email: null, country: DE, tier: gold, updated_at: '2026-01-01 00:01:00' }
+          - { $op: -D, $commit_ts: '2026-01-01 00:01:00', id: 2, name: Bob, email: null, country: FR, tier: bronze, updated_at: '2026-01-01 00:00:00' }
+      - rows: order_events
+        data:
+          - { order_id: o2, customer_id: 1, amount: 40.00, currency: EUR, order_ts: '2026-01-01 00:01:30' }
+          - { order_id: o3, customer_id: 2, amount: 9.99, currency: EUR, order_ts: '2026-01-01 00:01:40' }
+      - end_of_input
+    expect:
+      enriched_orders_ch:
+        rows:
+          - { order_id: o1, tier: silver, amount: 25.00 }
+          - { order_id: o2, tier: gold, amount: 40.00 }
+  - name: an update inserted before an older order
+    steps:
+      - rows: customers
+        data:
+          - { $op: +I, $commit_ts: '2026-01-01 00:00:00', id: 1, name: Ada, email: null, country: DE, tier: silver, updated_at: '2026-01-01 00:00:00' }
+          - { $op: -U, $commit_ts: '2026-01-01 00:01:00', id: 1, name: Ada, email: null, country: DE, tier: silver, updated_at: '2026-01-01 00:00:00' }
+          - { $op: +U, $commit_ts: '2026-01-01 00:01:00', id: 1, name: Ada, email: null, country: DE, tier: gold, updated_at: '2026-01-01 00:01:00' }
+      - rows: order_events
+        data:
+          - { order_id: o1, customer_id: 1, amount: 25.00, currency: EUR, order_ts: '2026-01-01 00:00:30' }
+      - end_of_input
+    expect:
+      enriched_orders_ch:
+        rows:
+          - { order_id: o1, tier: silver }
+`;
+
+test('CDC changes as Debezium messages: the temporal join gives the runtime rows on ClickHouse; out-of-order changes skip by code', async () => {
+  await ensureVenv();
+  const dir = tempDir('pipec-test-ch-cdc-');
+  copyFileSync(path.join(repoRoot, 'specs', 'customer_orders_cdc.pipe.sql'), path.join(dir, 'customer_orders_cdc.pipe.sql'));
+  writeFileSync(path.join(dir, 'cdc.pipe.test.yaml'), CDC_TEST);
+  const r = pipec(['test', 'cdc.pipe.test.yaml', '--target', 'runtime,clickhouse', '--reporter', 'json'], { cwd: dir, env: { PIPEC_CHDB_PYTHON: venvPython } });
+  const report = JSON.parse(r.stdout || '{"files":[]}') as JsonReport;
+  assert.deepEqual(
+    outcome(report),
+    [
+      'runtime: pass: changes inserted in commit order around the orders',
+      'runtime: pass: an update inserted before an older order',
+      'clickhouse: pass: changes inserted in commit order around the orders',
+      'clickhouse: skip: an update inserted before an older order',
+    ],
+    r.stderr,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  // The skip names the order's rows step (line 34) and the coded difference behind it.
+  assert.match(r.stderr, /the clickhouse target cannot play this `rows` step: a change of 'customers' committed after a row's time is inserted before the row.*clickhouse-temporal-join-latest/);
+  assert.ok(report.files[0]!.diagnostics.some((d) => d.code === 'test-target-step-unsupported' && d.line === 34));
+});

@@ -114,6 +114,11 @@ function settings(plan: PlanDoc, bag: DiagnosticBag): string[] {
     set('execution.checkpointing.interval', configDuration(plan.pipeline.checkpointIntervalMs)),
     set('execution.checkpointing.mode', 'EXACTLY_ONCE'),
   ];
+  if (plan.sources.some((s) => s.watermark)) {
+    // A watermark after every record that moves it, as pipec's: with Flink's default (200 ms) which
+    // rows are late depends on how fast Flink reads (docs/language-decisions.md, "Window boundaries").
+    lines.push(comment('Watermarks per record, as pipec run: which rows are late does not depend on read speed.'), set('pipeline.auto-watermark-interval', '0'));
+  }
   const idle = plan.sources.filter((s) => s.watermark?.idleTimeoutMs != null);
   if (idle.length) {
     const values = [...new Set(idle.map((s) => s.watermark!.idleTimeoutMs!))].sort((a, b) => a - b);

@@ -56,7 +56,7 @@ CREATE TEMPORARY TABLE `out__sink` (
   `order_ts` TIMESTAMP(3)
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'sales.enriched'
 );
 

@@ -35,7 +35,7 @@ CREATE TEMPORARY TABLE `ch__sink` (
   `max``w` STRING
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'odd.per_user'
 );
 

@@ -51,7 +51,7 @@ CREATE TEMPORARY TABLE `revenue_ch__sink` (
   `orders` BIGINT NOT NULL
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'analytics.revenue_1m'
 );
 

@@ -221,8 +221,8 @@ function durationMs(text: string): number {
 /** pipec writes DECIMAL as plain JSON numbers (650.00); Flink's json format would write 6.5E+2. */
 const PLAIN_DECIMALS: [string, string] = ['json.encode.decimal-as-plain-number', 'true'];
 
+/** A sink's `CREATE TEMPORARY TABLE`; sinkTable gives null for Iceberg (a catalog table) and for a sink Flink cannot write (reported). */
 export interface SinkTable {
-  /** `CREATE TEMPORARY TABLE` columns and options; null for Iceberg (a catalog table). */
   columns: string[];
   with: With;
 }
@@ -264,6 +264,10 @@ export function sinkTable(s: IrSink, p: PhysicalSink, bag: DiagnosticBag): SinkT
       return { columns, with: w };
     }
     case 'file':
+      if (p.changelog !== 'append') {
+        bag.report('flink-file-sink-changes', s.span, { sink: s.name, changelog: p.changelog });
+        return null;
+      }
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
       // c.path: the runtime's, `<sink>.ndjson` (or `<sink>` for Parquet parts) when not given.
       if (c.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'parquet']] };

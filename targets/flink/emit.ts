@@ -89,7 +89,10 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag, physical: Phy
       continue;
     }
     const t = sinkTable(s, physSink(s), bag);
-    if (!t) continue;
+    if (!t) {
+      out.push(comment(`sink ${s.name}: left out, Flink cannot write it as the spec says (see the warning)`), '');
+      continue;
+    }
     if (s.connector === 'kafka') jars.add(CONNECTOR_JARS.kafka);
     if (s.connector === 'clickhouse') jars.add(CONNECTOR_JARS.jdbc).add(CONNECTOR_JARS['clickhouse-jdbc']);
     const name = `${s.name}__sink`;

@@ -1,7 +1,8 @@
 // The Flink target's connector options come from the physical plan's resolved configs (every
 // default applied once, as the runtime gets them), and two fixes of what Flink 2.3 refused or
-// misread: ClickHouse JDBC URLs (a `${VAR}` URL was no JDBC URL) and ON CONFLICT for upsert sinks
-// (Flink 2.3 refuses an INSERT whose upsert key it derives differently from the sink's key).
+// misread: ClickHouse JDBC URLs (a `${VAR}` URL was no JDBC URL), ON CONFLICT for upsert sinks
+// (Flink 2.3 refuses an INSERT whose upsert key it derives differently from the sink's key), and
+// file sinks of updating views (left out and reported: Flink's filesystem sink takes inserts only).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../../../src/api.ts';
@@ -65,4 +66,19 @@ CREATE SINK raw FROM s WITH (connector = 'kafka', topic = 'raw');
   const sql = emitFlinkScript(plan, new DiagnosticBag()).sql;
   assert.match(sql, /INSERT INTO `up__sink`\nSELECT [^;]* FROM `g`\nON CONFLICT DO DEDUPLICATE;/);
   assert.match(sql, /INSERT INTO `raw__sink`\nSELECT [^;]* FROM `[^`]+`;/);
+});
+
+test("a file sink of an updating view is left out with flink-file-sink-changes (Flink's filesystem sink takes inserts only)", async () => {
+  const plan = await planOf(`${SOURCE}
+CREATE VIEW g WITH (state_ttl = '1 h') AS SELECT a, SUM(v) AS total FROM s GROUP BY a EMIT CHANGES;
+CREATE SINK f FROM g WITH (connector = 'file', path = 'totals.ndjson', format = 'ndjson');
+CREATE SINK raw FROM s WITH (connector = 'file', path = 'raw.ndjson', format = 'ndjson');
+`);
+  const bag = new DiagnosticBag();
+  const sql = emitFlinkScript(plan, bag).sql;
+  assert.deepEqual(bag.items.filter((d) => d.code === 'flink-file-sink-changes').map((d) => d.message.split(' ')[2]), ["'f'"]);
+  // Before: a filesystem table with a PRIMARY KEY and an INSERT Flink's planner refuses.
+  assert.doesNotMatch(sql, /`f__sink`/);
+  assert.match(sql, /-- sink f: left out/);
+  assert.match(sql, /INSERT INTO `raw__sink`/);
 });

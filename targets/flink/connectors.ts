@@ -1,9 +1,14 @@
-// Sources and sinks as Flink tables: one function per connector that maps pipec's options onto
-// the Flink connector's (`kafka`/`upsert-kafka`, `postgres-cdc` of Flink CDC, `filesystem`,
-// `datagen`, `print`, `jdbc` for ClickHouse; Iceberg through an Iceberg catalog). Option values
-// keep their `${VAR}` references as written, so no secret or machine-specific value lands in
-// the script. Differences from the runtime are reported at the source or sink.
-import type { IrCatalog, IrOption, IrSink, IrSinkOf, IrSource, PlanDoc } from '../../src/plan/ir.ts';
+// Sources and sinks as Flink tables: one function per connector that maps pipec's resolved
+// connector config (the physical plan's, src/plan/physical/: every default applied once, as the
+// runtime gets it) onto the Flink connector's options (`kafka`/`upsert-kafka`, `postgres-cdc` of
+// Flink CDC, `filesystem`, `datagen`, `print`, `jdbc` for ClickHouse; Iceberg through an Iceberg
+// catalog). The raw options are read only for what the config has no field for (datagen's
+// per-column generators, whether a consumer group or slot was given). Values keep their `${VAR}`
+// references as written, so no secret or machine-specific value lands in the script. Differences
+// from the runtime are reported at the source or sink.
+import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/plan/ir.ts';
+import type { PhysicalSink } from '../../src/plan/physical/types.ts';
+import type { SinkConfig, SourceConfig } from '../runtime/lib/config/config-types.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
@@ -24,12 +29,12 @@ export interface SourceTable {
   with: With;
 }
 
-export function sourceTable(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): SourceTable | null {
+export function sourceTable(plan: PlanDoc, s: IrSource, config: SourceConfig, bag: DiagnosticBag): SourceTable | null {
   const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
-  const w = sourceWith(plan, s, bag);
+  const w = sourceWith(plan, s, config, bag);
   return w ? { columns, with: w } : null;
 }
 
@@ -58,22 +63,22 @@ function payloadColumns(s: IrSource, bag: DiagnosticBag): string[] | null {
   return cols;
 }
 
-function sourceWith(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
-  switch (s.connector) {
+function sourceWith(plan: PlanDoc, s: IrSource, c: SourceConfig, bag: DiagnosticBag): With | null {
+  switch (c.connector) {
     case 'kafka':
-      return kafkaSource(plan, s, bag);
+      return kafkaSource(plan, s, c, bag);
     case 'postgres-cdc':
       bag.report('flink-connector-unavailable', s.span, { what: `source '${s.name}'`, connector: 'postgres-cdc (Flink CDC)', reason: "Flink CDC 3.5.0, the newest release, needs Flink 1.20's SourceFunction, removed in Flink 2.0" });
-      return postgresCdc(plan, s);
+      return postgresCdc(plan, s, c);
     case 'file': {
-      const format = s.format === 'csv' ? 'csv' : s.format === 'parquet' ? 'parquet' : 'json';
+      const format = c.format === 'ndjson' ? 'json' : c.format;
       if (format === 'json') bag.report('flink-dead-letters', s.span, { source: s.name });
-      const w: With = [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? '')], ['format', format]];
-      if (opt(s.options, 'follow') === 'true') w.push(['source.monitor-interval', '1 s']);
+      const w: With = [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', format]];
+      if (c.follow) w.push(['source.monitor-interval', '1 s']);
       return w;
     }
     case 'datagen':
-      return datagenWith(s);
+      return datagenWith(s, c);
   }
 }
 
@@ -99,16 +104,17 @@ function formatOptions(s: IrSource, bag: DiagnosticBag, prefix = ''): With | nul
   }
 }
 
-function kafkaSource(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | null {
+function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'kafka' }>, bag: DiagnosticBag): With | null {
   const format = formatOptions(s, bag);
   if (!format) return null;
-  const startup = opt(s.options, 'startup') ?? 'committed';
+  const startup = c.startup;
   const w: With = [
     ['connector', 'kafka'],
-    ['topic', opt(s.options, 'topic') ?? ''],
-    ['properties.bootstrap.servers', opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}'],
-    // Never the runtime's group (pipec-<p>-<src>) nor the ClickHouse target's: the two would split the partitions.
-    ['properties.group.id', opt(s.options, 'group_id') ?? `pipec-${plan.pipeline.name}-${s.name}-flink`],
+    ['topic', c.topic],
+    ['properties.bootstrap.servers', c.brokers ?? '${PIPEC_KAFKA_BROKERS}'],
+    // A group given in the spec is used as written; the default is never the runtime's
+    // (c.groupId, pipec-<p>-<src>) nor the ClickHouse target's: the two would split the partitions.
+    ['properties.group.id', s.options['group_id'] !== undefined ? c.groupId : `pipec-${plan.pipeline.name}-${s.name}-flink`],
     ['scan.startup.mode', startup === 'earliest' ? 'earliest-offset' : startup === 'latest' ? 'latest-offset' : 'group-offsets'],
   ];
   if (startup === 'committed') w.push(['properties.auto.offset.reset', 'earliest']);
@@ -121,10 +127,10 @@ function kafkaSource(plan: PlanDoc, s: IrSource, bag: DiagnosticBag): With | nul
 }
 
 /** `postgres://user:password@host:port/db` (as written, `${VAR}`s kept) → Flink CDC's separate options. */
-function postgresCdc(plan: PlanDoc, s: IrSource): With {
-  const dsn = opt(s.options, 'dsn') ?? '';
+function postgresCdc(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'postgres-cdc' }>): With {
+  const dsn = c.dsn ?? '';
   const m = /^postgres(?:ql)?:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^:/?]*)(?::([^/?]*))?\/([^?]*)/.exec(dsn);
-  const [schema, table] = (opt(s.options, 'table') ?? '').includes('.') ? (opt(s.options, 'table') ?? '').split('.', 2) : ['public', opt(s.options, 'table') ?? ''];
+  const [schema, table] = c.table.includes('.') ? c.table.split('.', 2) : ['public', c.table];
   const w: With = [
     ['connector', 'postgres-cdc'],
     ['hostname', m?.[3] ?? ''],
@@ -134,12 +140,13 @@ function postgresCdc(plan: PlanDoc, s: IrSource): With {
     ['database-name', m?.[5] ?? ''],
     ['schema-name', schema!],
     ['table-name', table!],
-    ['slot.name', opt(s.options, 'slot') ?? `pipec_${plan.pipeline.name}_${s.name}_flink`.toLowerCase().replace(/[^a-z0-9_]/g, '_')],
+    // A slot given in the spec as resolved (c.slot); the default is never the runtime's slot.
+    ['slot.name', s.options['slot'] !== undefined ? c.slot : `pipec_${plan.pipeline.name}_${s.name}_flink`.toLowerCase().replace(/[^a-z0-9_]/g, '_')],
     ['decoding.plugin.name', 'pgoutput'],
-    ['scan.startup.mode', opt(s.options, 'snapshot') === 'never' ? 'latest-offset' : 'initial'],
+    ['scan.startup.mode', c.snapshot === 'never' ? 'latest-offset' : 'initial'],
   ];
-  const publication = opt(s.options, 'publication');
-  if (publication) w.push(['debezium.publication.name', publication]);
+  // Only a publication given in the spec: the runtime's default one is created by the runtime.
+  if (s.options['publication'] !== undefined) w.push(['debezium.publication.name', c.publication]);
   return w;
 }
 
@@ -177,13 +184,13 @@ function datagenColumns(s: IrSource, bag: DiagnosticBag): string[] {
   return cols;
 }
 
-function datagenWith(s: IrSource): With {
-  const total = opt(s.options, 'total_rows');
+function datagenWith(s: IrSource, c: Extract<SourceConfig, { connector: 'datagen' }>): With {
+  const total = c.totalRows;
   const w: With = [['connector', 'datagen']];
-  if (total) w.push(['number-of-rows', total]);
-  const rate = opt(s.options, 'rows_per_second');
-  if (rate) w.push(['rows-per-second', rate]);
-  w.push(['fields.__row.kind', 'sequence'], ['fields.__row.start', '0'], ['fields.__row.end', total ? String(Number(total) - 1) : '9223372036854775806']);
+  if (total !== null) w.push(['number-of-rows', String(total)]);
+  // 0: as fast as it can, Flink's default too.
+  if (c.rowsPerSecond > 0) w.push(['rows-per-second', String(c.rowsPerSecond)]);
+  w.push(['fields.__row.kind', 'sequence'], ['fields.__row.start', '0'], ['fields.__row.end', total !== null ? String(total - 1) : '9223372036854775806']);
   for (const c of s.columns) {
     const kind = opt(s.options, `fields.${c.name}.kind`) ?? 'random';
     if (kind === 'sequence') continue;
@@ -214,65 +221,85 @@ function durationMs(text: string): number {
 /** pipec writes DECIMAL as plain JSON numbers (650.00); Flink's json format would write 6.5E+2. */
 const PLAIN_DECIMALS: [string, string] = ['json.encode.decimal-as-plain-number', 'true'];
 
+/** A sink's `CREATE TEMPORARY TABLE`; sinkTable gives null for Iceberg (a catalog table) and for a sink Flink cannot write (reported). */
 export interface SinkTable {
-  /** `CREATE TEMPORARY TABLE` columns and options; null for Iceberg (a catalog table). */
   columns: string[];
   with: With;
 }
 
-export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTable | null {
+/** The sink's primary key on Flink: its upsert key when it takes changes; null for an append sink. */
+export const sinkKey = (p: PhysicalSink): string[] | null => (p.changelog !== 'append' && p.upsertKey?.length ? p.upsertKey : null);
+
+export function sinkTable(s: IrSink, p: PhysicalSink, bag: DiagnosticBag): SinkTable | null {
   const columns = s.schema.map((c) => `${ident(c.name)} ${flinkType(c.type)}`);
-  const keyed = s.changelog !== 'append' && s.upsertKey?.length;
-  if (keyed) columns.push(`PRIMARY KEY (${s.upsertKey!.map(ident).join(', ')}) NOT ENFORCED`);
-  switch (s.connector) {
+  const key = sinkKey(p);
+  if (key) columns.push(`PRIMARY KEY (${key.map(ident).join(', ')}) NOT ENFORCED`);
+  const c: SinkConfig = p.config;
+  switch (c.connector) {
     case 'kafka': {
-      const k = s.kafka!;
-      const brokers = opt(s.options, 'brokers') ?? '${PIPEC_KAFKA_BROKERS}';
-      if (keyed) return { columns, with: [['connector', 'upsert-kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']] };
-      const w: With = [['connector', 'kafka'], ['topic', k.topic], ['properties.bootstrap.servers', brokers]];
-      if (k.delivery === 'exactly-once') {
-        w.push(['sink.transactional-id-prefix', opt(s.options, 'transactional_id') ?? `pipec-${plan.pipeline.name}-${s.name}`]);
+      const brokers = c.brokers ?? '${PIPEC_KAFKA_BROKERS}';
+      if (key) return { columns, with: [['connector', 'upsert-kafka'], ['topic', c.topic], ['properties.bootstrap.servers', brokers], ['key.format', 'json'], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']] };
+      const w: With = [['connector', 'kafka'], ['topic', c.topic], ['properties.bootstrap.servers', brokers]];
+      if (c.delivery === 'exactly-once') {
+        w.push(['sink.transactional-id-prefix', c.transactionalId]);
         // Flink's producer asks for 1 h transactions; a broker's default transaction.max.timeout.ms
         // is 15 min and refuses more, so the job could not start on a default broker.
         w.push(['properties.transaction.timeout.ms', '900000']);
       }
-      w.push(['sink.delivery-guarantee', k.delivery]);
-      const key = kafkaKey(s);
-      if (key === 'text') {
-        const col = s.schema.find((c) => c.name === k.key![0]);
+      w.push(['sink.delivery-guarantee', c.delivery]);
+      const keyKind = kafkaKey(p);
+      if (keyKind === 'text') {
+        const col = s.schema.find((x) => x.name === c.keyColumns[0]);
         if (col && !TEXT_EXACT_KEYS.has(col.type.kind)) bag.report('flink-kafka-key-text', s.span, { sink: s.name, column: col.name, type: col.type.kind.toUpperCase() });
         // The runtime's key of one column is its value as text: a hidden STRING column `__key`
         // (CAST in the INSERT) written with the raw format, left out of the value.
         columns.unshift(`${ident(KEY_COLUMN)} STRING`);
         w.push(['key.format', 'raw'], ['key.fields', KEY_COLUMN], ['value.format', 'json'], ['value.fields-include', 'EXCEPT_KEY'], ['value.json.encode.decimal-as-plain-number', 'true']);
-      } else if (key === 'object') {
+      } else if (keyKind === 'object') {
         // Several key columns: a JSON object of them on both targets.
-        w.push(['key.format', 'json'], ['key.fields', k.key!.join(';')], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']);
+        w.push(['key.format', 'json'], ['key.fields', c.keyColumns.join(';')], ['value.format', 'json'], ['value.json.encode.decimal-as-plain-number', 'true']);
       } else {
         w.push(['format', 'json'], PLAIN_DECIMALS);
       }
       return { columns, with: w };
     }
     case 'file':
+      if (p.changelog !== 'append') {
+        bag.report('flink-file-sink-changes', s.span, { sink: s.name, changelog: p.changelog });
+        return null;
+      }
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
-      if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'parquet']] };
-      return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'json'], PLAIN_DECIMALS] };
+      // c.path: the runtime's, `<sink>.ndjson` (or `<sink>` for Parquet parts) when not given.
+      if (c.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'parquet']] };
+      return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':
       return { columns, with: [['connector', 'print']] };
     case 'clickhouse': {
       bag.report('flink-connector-unavailable', s.span, { what: `sink '${s.name}'`, connector: 'jdbc connector for ClickHouse', reason: 'flink-connector-jdbc 4.0.0-2.0 has no ClickHouse dialect' });
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'deduplicated by insert tokens', flink: 'at-least-once through the JDBC connector' });
-      const url = (opt(s.options, 'url') ?? '${PIPEC_CLICKHOUSE_URL}').replace(/^https?:\/\//, 'jdbc:clickhouse://');
-      const w: With = [['connector', 'jdbc'], ['url', url], ['table-name', s.clickhouse?.table ?? s.name]];
-      const user = opt(s.options, 'user');
-      if (user) w.push(['username', user]);
-      const password = opt(s.options, 'password');
-      if (password) w.push(['password', password]);
+      const table = c.database === '' ? c.table : `${c.database}.${c.table}`;
+      const w: With = [['connector', 'jdbc'], ['url', clickhouseJdbcUrl(c.url ?? '${PIPEC_CLICKHOUSE_URL}')], ['table-name', table]];
+      // Without user/password the runtime reads PIPEC_CLICKHOUSE_USER/PASSWORD at start, else
+      // `default` and none: the JDBC driver's own defaults are the same.
+      if (c.user !== null) w.push(['username', c.user]);
+      if (c.password !== null) w.push(['password', c.password]);
       return { columns, with: w };
     }
     case 'iceberg':
       return null;
   }
+}
+
+/**
+ * The ClickHouse HTTP URL the runtime takes (`http(s)://host:port`, also behind a `${VAR}` such as
+ * the default `${PIPEC_CLICKHOUSE_URL}`) as the ClickHouse JDBC driver's URL,
+ * `jdbc:clickhouse:<http(s) URL>`: the protocol stays (https included), and a placeholder becomes
+ * a JDBC URL once substituted. A `jdbc:` URL is kept.
+ */
+export function clickhouseJdbcUrl(url: string): string {
+  if (url.startsWith('jdbc:')) return url;
+  if (/^https?:\/\//.test(url) || url.startsWith('${')) return `jdbc:clickhouse:${url}`;
+  return `jdbc:clickhouse://${url}`;
 }
 
 /** Key types whose Flink CAST AS STRING is the runtime's key text. */
@@ -286,9 +313,9 @@ export const KEY_COLUMN = '__key';
  * text (`text`: exact for strings, integers and booleans, whose CAST AS STRING is the runtime's
  * text); several → a JSON object (`object`); none → no key.
  */
-export function kafkaKey(s: IrSink): 'text' | 'object' | null {
-  const key = (s.connector === 'kafka' ? s.kafka.key : null) ?? [];
-  if (s.changelog !== 'append' && s.upsertKey?.length) return null;
+export function kafkaKey(p: PhysicalSink): 'text' | 'object' | null {
+  const key = p.config.connector === 'kafka' ? p.config.keyColumns : [];
+  if (sinkKey(p)) return null;
   if (key.length === 0) return null;
   return key.length === 1 ? 'text' : 'object';
 }
@@ -325,18 +352,20 @@ function jdbcUri(uri: string): string {
 }
 
 /** The Iceberg table's DDL when Flink can declare its partitioning; null (reported) otherwise. */
-export function icebergTableDdl(s: IrSinkOf<'iceberg'>, table: string, bag: DiagnosticBag): string | null {
-  const ice = s.iceberg;
-  if (ice.partitionBy.some((p) => p.transform !== 'identity')) {
+export function icebergTableDdl(s: IrSink, p: PhysicalSink, table: string, bag: DiagnosticBag): string | null {
+  if (p.config.connector !== 'iceberg' || p.table?.kind !== 'iceberg') return null;
+  const ice = p.config;
+  const spec = p.table.partitionSpec;
+  if (spec.some((f) => f.transform !== 'identity')) {
     bag.report('flink-iceberg-partition-transform', s.span, { sink: s.name, table: ice.table });
     return null;
   }
   const cols = s.schema.map((c) => `  ${ident(c.name)} ${flinkType(c.type)}`);
-  const keyed = s.changelog !== 'append' && s.upsertKey?.length;
-  if (keyed) cols.push(`  PRIMARY KEY (${s.upsertKey!.map(ident).join(', ')}) NOT ENFORCED`);
-  const parts = ice.partitionBy.length ? `\nPARTITIONED BY (${ice.partitionBy.map((p) => ident(p.column)).join(', ')})` : '';
+  const key = sinkKey(p);
+  if (key) cols.push(`  PRIMARY KEY (${key.map(ident).join(', ')}) NOT ENFORCED`);
+  const parts = spec.length ? `\nPARTITIONED BY (${spec.map((f) => ident(f.column)).join(', ')})` : '';
   const w: With = [['format-version', String(ice.formatVersion)], ['write.target-file-size-bytes', String(ice.targetFileSizeBytes)]];
-  if (keyed) w.push(['write.upsert.enabled', 'true']);
+  if (key) w.push(['write.upsert.enabled', 'true']);
   if (ice.writeMode === 'merge-on-read') w.push(['write.delete.mode', 'merge-on-read'], ['write.update.mode', 'merge-on-read']);
   return `CREATE TABLE IF NOT EXISTS ${table} (\n${cols.join(',\n')}\n)${parts}\n${withClause(w)};`;
 }

@@ -12,7 +12,7 @@ export const flinkTarget: Target = {
   name: 'flink',
   appliesTo: () => true,
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
-    const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics);
+    const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics, ctx.physical);
     return [
       { path: 'flink/pipeline.sql', contents: sql },
       { path: 'flink/deployment.yaml', contents: deploymentYaml(plan, sql, jars) },

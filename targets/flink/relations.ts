@@ -108,8 +108,31 @@ function windowAgg(ctx: RelationContext, op: WindowAggOp): string | null {
     if (a !== undefined) return `${a} AS ${ident(c.name)}`;
     return ident(c.name); // window_start, window_end, window_time
   });
+  if (op.window.kind === 'session' && isLegacySession(op)) return legacySession(ctx, op, op.window.gapMs, cols);
   const groupBy = ['`window_start`', '`window_end`', ...op.groupKeys.map((k) => compileExpr(k.expr, plainCol))];
   return `SELECT ${cols.join(', ')}\nFROM TABLE(${windowTvf(op.window, inputName(ctx, op, 0), op.windowTimeColumn)})\nGROUP BY ${groupBy.join(', ')}`;
+}
+
+/**
+ * A SESSION partitioned by two or more columns that are exactly its group keys. Flink 2.3 stores a
+ * view's text with the SESSION TVF's `PARTITION BY (a, b)` unparsed without its parentheses, so
+ * every query reading the view fails ("Column 'b' not found"). The group-window form
+ * `GROUP BY a, b, SESSION(ts, gap)` makes the same sessions (one per key, the same gap, end and
+ * lateness rule) and reads back, so it is written instead.
+ */
+function isLegacySession(op: WindowAggOp): boolean {
+  if (op.window.kind !== 'session' || op.window.partitionBy.length < 2) return false;
+  const keys = op.groupKeys.map((k) => (k.expr.kind === 'col' ? k.expr.name : null));
+  const part = new Set(op.window.partitionBy);
+  return keys.every((k) => k !== null && part.has(k)) && new Set(keys).size === part.size;
+}
+
+function legacySession(ctx: RelationContext, op: WindowAggOp, gapMs: number, cols: string[]): string {
+  const call = (fn: string) => `${fn}(${ident(op.windowTimeColumn)}, ${interval(gapMs)})`;
+  const windowCol: Record<string, string> = { window_start: call('SESSION_START'), window_end: call('SESSION_END'), window_time: call('SESSION_ROWTIME') };
+  const select = op.schema.map((c, i) => (windowCol[c.name] !== undefined && !op.groupKeys.some((k) => k.name === c.name) ? `${windowCol[c.name]} AS ${ident(c.name)}` : cols[i]!));
+  const groupBy = [...op.groupKeys.map((k) => compileExpr(k.expr, plainCol)), call('SESSION')];
+  return `SELECT ${select.join(', ')}\nFROM ${inputName(ctx, op, 0)}\nGROUP BY ${groupBy.join(', ')}`;
 }
 
 function groupAgg(ctx: RelationContext, op: GroupAggOp): string {

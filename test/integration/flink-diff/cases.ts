@@ -1,9 +1,10 @@
 // The case matrix of the Flink differential test and each case's SQL for both engines: window
 // aggregates (TUMBLE / HOP / CUMULATE / SESSION with 0-2 keys and watermark delays 0 and 2 s, COUNT,
 // COUNT DISTINCT, SUM, AVG, MIN, MAX over INT, BIGINT, DOUBLE, DECIMAL and STRING) and interval
-// joins. The query text is the same for Flink and pipec (pipec accepts Flink's window TVF form);
-// only the DDL around it differs. EMIT CHANGES runs reuse a window case's Flink rows: the final
-// value of each upsert key must be the row Flink emits when the window closes.
+// joins. Each case is one pipec spec (engines.ts): `pipec run` runs it, and Flink runs the script
+// `pipec build --target flink` makes of it. EMIT CHANGES runs reuse a window case's Flink rows (the
+// target leaves an EMIT CHANGES view out): the final value of each upsert key must be the row
+// Flink emits when the window closes.
 import { DAY, T0, ndjson, prng, seedEvents, tsText, type Event } from './gen.ts';
 
 export const SEEDS = 20;
@@ -13,7 +14,7 @@ export type Kind = 'tumble' | 'hop' | 'cumulate' | 'session';
 /** An output column and what it computes (the comparison uses it to classify differences). */
 export interface Col {
   name: string;
-  /** Flink's result type, as the sink table declares it. */
+  /** The column's Flink type (how its values are normalized for the comparison). */
   flinkType: string;
   agg?: 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max';
   /** The input column's type for aggregates. */
@@ -24,10 +25,8 @@ export interface Case {
   id: string;
   /** Source name → NDJSON text (all seeds). */
   inputs: Record<string, string>;
-  /** Flink: source DDL columns per source (file path filled in by the test). */
-  flinkSources: Record<string, string>;
-  /** pipec: source column lists (same columns and WATERMARK). */
-  pipecSources: Record<string, string>;
+  /** Source name → its column list with the WATERMARK clause (a file source of the spec). */
+  sources: Record<string, string>;
   query: string;
   /** Views over the sources (name → SELECT), the same text for both engines; the query may read them. */
   views?: Record<string, string>;
@@ -101,8 +100,7 @@ function windowCase(kind: Kind, keys: string[], delayMs: number): Case {
   return {
     id: `${kind}_k${keys.length}_d${delayMs}`,
     inputs: { src: ndjson(events) },
-    flinkSources: { src: srcCols },
-    pipecSources: { src: srcCols },
+    sources: { src: srcCols },
     query,
     cols: all,
     key: ['window_start', 'window_end', ...keys],
@@ -155,11 +153,10 @@ function joinCase(): Case {
   return {
     id: 'interval_join',
     inputs: { ev: lines.join('\n') + '\n' },
-    flinkSources: { ev },
-    pipecSources: { ev },
+    sources: { ev },
     // Distinct column names on the two sides: pipec's late rows carry the join's columns by name.
     views: { o: "SELECT ts AS o_ts, id AS oid, v FROM ev WHERE side = 'o'", p: "SELECT ts AS p_ts, id AS pid, w FROM ev WHERE side = 'p'" },
-    // CAST: Flink refuses a sink row with two rowtime attributes; the cast makes them plain timestamps.
+    // CAST: plain timestamps out of the join (Flink takes one rowtime attribute per sink row; the Flink target casts at the INSERT too).
     query:
       'SELECT o.oid AS id, p.pid, o.v, p.w, CAST(o.o_ts AS TIMESTAMP(3)) AS o_ts, CAST(p.p_ts AS TIMESTAMP(3)) AS p_ts FROM o JOIN p ' +
       "ON o.oid = p.pid AND p.p_ts BETWEEN o.o_ts - INTERVAL '1' SECOND AND o.o_ts + INTERVAL '3' SECOND",

@@ -30,7 +30,7 @@ CREATE TEMPORARY TABLE `out__sink` (
   PRIMARY KEY (`customer_id`) NOT ENFORCED
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'crm.lifetime_value'
 );
 
@@ -48,5 +48,6 @@ SELECT `customer_id` AS `customer_id`, `lifetime_revenue` AS `lifetime_revenue`,
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO `out__sink`
-SELECT `customer_id`, `lifetime_revenue`, `orders`, CAST(`last_order_ts` AS TIMESTAMP(3)) AS `last_order_ts` FROM `lifetime_value`;
+SELECT `customer_id`, `lifetime_revenue`, `orders`, CAST(`last_order_ts` AS TIMESTAMP(3)) AS `last_order_ts` FROM `lifetime_value`
+ON CONFLICT DO DEDUPLICATE;
 END;

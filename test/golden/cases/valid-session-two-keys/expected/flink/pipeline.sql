@@ -7,6 +7,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-input';
 SET 'execution.checkpointing.interval' = '30 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 
 CREATE TEMPORARY TABLE `bids` (
   `bidtime` TIMESTAMP(3) NOT NULL,
@@ -35,9 +37,9 @@ CREATE TEMPORARY VIEW `item_supplier_sessions/scan__op` AS
 SELECT `bidtime`, `price`, `item`, `supplier_id` FROM `bids`;
 
 CREATE TEMPORARY VIEW `item_supplier_sessions/window__op` AS
-SELECT `item` AS `item`, `supplier_id` AS `supplier_id`, `window_start`, `window_end`, SUM(`price`) AS `total_price`, COUNT(*) AS `bids`
-FROM TABLE(SESSION(TABLE `item_supplier_sessions/scan__op` PARTITION BY (`item`, `supplier_id`), DESCRIPTOR(`bidtime`), INTERVAL '5' MINUTE))
-GROUP BY `window_start`, `window_end`, `item`, `supplier_id`;
+SELECT `item` AS `item`, `supplier_id` AS `supplier_id`, SESSION_START(`bidtime`, INTERVAL '5' MINUTE) AS `window_start`, SESSION_END(`bidtime`, INTERVAL '5' MINUTE) AS `window_end`, SUM(`price`) AS `total_price`, COUNT(*) AS `bids`
+FROM `item_supplier_sessions/scan__op`
+GROUP BY `item`, `supplier_id`, SESSION(`bidtime`, INTERVAL '5' MINUTE);
 
 CREATE TEMPORARY VIEW `item_supplier_sessions` AS
 SELECT `item` AS `item`, `supplier_id` AS `supplier_id`, `window_start` AS `window_start`, `window_end` AS `window_end`, `total_price` AS `total_price`, `bids` AS `bids` FROM `item_supplier_sessions/window__op`;

@@ -336,8 +336,26 @@ const p3 = (n: number): string => (n < 10 ? '00' + n : n < 100 ? '0' + n : Strin
 let cachedDay = NaN;
 let cachedDayText = '';
 
+// Window rows repeat their window_start and window_end row after row (every key of a fired
+// window): the last two instants' texts are kept, so most rows format no timestamp at all.
+let lastMs = NaN;
+let lastText = '';
+let prevMs = NaN;
+let prevText = '';
+
 /** TIMESTAMP(p) output: 'YYYY-MM-DD HH:MM:SS.fff' in UTC. */
 export function formatTimestamp(ms: number): string {
+  if (ms === lastMs) return lastText;
+  if (ms === prevMs) return prevText;
+  const text = timestampText(ms);
+  prevMs = lastMs;
+  prevText = lastText;
+  lastMs = ms;
+  lastText = text;
+  return text;
+}
+
+function timestampText(ms: number): string {
   const day = Math.floor(ms / 86400000);
   if (day !== cachedDay) {
     const d = new Date(day * 86400000);

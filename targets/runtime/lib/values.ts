@@ -289,6 +289,8 @@ export function readTimestamp(raw: unknown): number | null | Bad {
     return Number.isNaN(t) ? BAD : t;
   }
   if (typeof raw !== 'string') return BAD;
+  const fast = plainTimestamp(raw);
+  if (fast !== undefined) return fast;
   const m = TS_RE.exec(raw);
   if (!m) return BAD;
   const days = civilDays(+m[1]!, +m[2]!, +m[3]!);
@@ -307,6 +309,59 @@ export function readTimestamp(raw: unknown): number | null | Bad {
     t -= (z[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60000;
   }
   return t;
+}
+
+/** The digit at `i` of `t` (its value), or -1. */
+function digitAt(t: string, i: number): number {
+  const c = t.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/**
+ * `readTimestamp` of the usual texts without a regular expression (no match array, no
+ * substrings: it runs once per event): 'YYYY-MM-DD', then optionally [T ]HH:MM, :SS, .f{1,9},
+ * and a final Z — exactly what TS_RE accepts of that shape, with its value. undefined for any
+ * other text (an offset, blanks before the zone, a malformed one): TS_RE decides those.
+ */
+function plainTimestamp(t: string): number | Bad | undefined {
+  const n = t.length;
+  if (n < 10 || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45) return undefined;
+  const y0 = digitAt(t, 0), y1 = digitAt(t, 1), y2 = digitAt(t, 2), y3 = digitAt(t, 3);
+  const mo0 = digitAt(t, 5), mo1 = digitAt(t, 6), d0 = digitAt(t, 8), d1 = digitAt(t, 9);
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1) < 0) return undefined;
+  let h = 0;
+  let mi = 0;
+  let sec = 0;
+  let ms = 0;
+  let i = 10;
+  if (i < n && (t.charCodeAt(i) === 84 || t.charCodeAt(i) === 32)) {
+    if (i + 6 > n || t.charCodeAt(i + 3) !== 58) return undefined;
+    const h0 = digitAt(t, i + 1), h1 = digitAt(t, i + 2), m0 = digitAt(t, i + 4), m1 = digitAt(t, i + 5);
+    if ((h0 | h1 | m0 | m1) < 0) return undefined;
+    h = h0 * 10 + h1;
+    mi = m0 * 10 + m1;
+    i += 6;
+    if (i < n && t.charCodeAt(i) === 58) {
+      if (i + 3 > n) return undefined;
+      const s0 = digitAt(t, i + 1), s1 = digitAt(t, i + 2);
+      if ((s0 | s1) < 0) return undefined;
+      sec = s0 * 10 + s1;
+      i += 3;
+      if (i < n && t.charCodeAt(i) === 46) {
+        // 1 to 9 fraction digits; milliseconds are the first three (right-padded), the rest cut.
+        let k = 0;
+        i++;
+        for (let dg = digitAt(t, i); dg >= 0 && k < 9; dg = digitAt(t, ++i), k++) if (k < 3) ms = ms * 10 + dg;
+        if (k === 0 || digitAt(t, i) >= 0) return undefined;
+        for (; k < 3; k++) ms *= 10;
+      }
+    }
+  }
+  if (i < n && t.charCodeAt(i) === 90) i++;
+  if (i !== n) return undefined;
+  const days = civilDays(y0 * 1000 + y1 * 100 + y2 * 10 + y3, mo0 * 10 + mo1, d0 * 10 + d1);
+  if (days === -1e9 || h > 23 || mi > 59 || sec > 59) return BAD;
+  return days * 86400000 + h * 3600000 + mi * 60000 + sec * 1000 + ms;
 }
 
 /** Epoch days from 'YYYY-MM-DD' (a real calendar date) or an integer number of days in the Date range. */
@@ -336,8 +391,26 @@ const p3 = (n: number): string => (n < 10 ? '00' + n : n < 100 ? '0' + n : Strin
 let cachedDay = NaN;
 let cachedDayText = '';
 
+// Window rows repeat their window_start and window_end row after row (every key of a fired
+// window): the last two instants' texts are kept, so most rows format no timestamp at all.
+let lastMs = NaN;
+let lastText = '';
+let prevMs = NaN;
+let prevText = '';
+
 /** TIMESTAMP(p) output: 'YYYY-MM-DD HH:MM:SS.fff' in UTC. */
 export function formatTimestamp(ms: number): string {
+  if (ms === lastMs) return lastText;
+  if (ms === prevMs) return prevText;
+  const text = timestampText(ms);
+  prevMs = lastMs;
+  prevText = lastText;
+  lastMs = ms;
+  lastText = text;
+  return text;
+}
+
+function timestampText(ms: number): string {
   const day = Math.floor(ms / 86400000);
   if (day !== cachedDay) {
     const d = new Date(day * 86400000);

@@ -203,3 +203,46 @@ test('UTF-8 scanner: invalid sequences by file offset (RFC 3629), valid ones acr
   ];
   for (const [chunks, expected, why] of rows) assert.deepEqual(offsets(chunks), expected, why);
 });
+
+test('readTimestamp: the regex-free path for plain texts reads exactly what TS_RE reads', () => {
+  // The reference: TS_RE and its field checks (the reader before it had a fast path).
+  const RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+  const reference = (raw: string): number | typeof BAD => {
+    const m = RE.exec(raw);
+    if (!m) return BAD;
+    const y = +m[1]!, mo = +m[2]!, d = +m[3]!;
+    const h = m[4] ? +m[4] : 0, mi = m[5] ? +m[5] : 0, s = m[6] ? +m[6] : 0;
+    const ms = m[7] ? +(m[7] + '00').slice(0, 3) : 0;
+    // A real date, by a Date round trip (setUTCFullYear reads years 0-99 as they are).
+    const dd = new Date(0);
+    dd.setUTCFullYear(y, mo - 1, d);
+    const t0 = dd.getTime();
+    if (mo < 1 || mo > 12 || dd.getUTCDate() !== d || dd.getUTCMonth() !== mo - 1 || h > 23 || mi > 59 || s > 59) return BAD;
+    let t = t0 + h * 3600000 + mi * 60000 + s * 1000 + ms;
+    const z = m[8];
+    if (z && z !== 'Z') {
+      const digits = z.length === 6 ? z.slice(1, 3) + z.slice(4) : z.slice(1);
+      const oh = +digits.slice(0, 2), om = +digits.slice(2);
+      if (oh > 23 || om > 59) return BAD;
+      t -= (z[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60000;
+    }
+    return t;
+  };
+  let s = 7;
+  const rnd = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const dig = (k: number): string => Array.from({ length: k }, () => String(Math.floor(rnd() * 10))).join('');
+  for (let i = 0; i < 100000; i++) {
+    const year = rnd() < 0.8 ? pick(['2026', '2024', '2000', '1900', '1970', '0100', '9999']) : dig(4);
+    const mo = rnd() < 0.8 ? pick(['01', '02', '04', '12']) : dig(2);
+    const day = rnd() < 0.7 ? pick(['01', '28', '29', '30', '31']) : dig(2);
+    let t = `${year}-${mo}-${day}`;
+    if (rnd() < 0.9) t += pick(['T', ' ', ' ', 'x']) + (rnd() < 0.8 ? pick(['00', '12', '23', '24']) : dig(2)) + ':' + (rnd() < 0.9 ? pick(['00', '59', '60']) : dig(2));
+    if (rnd() < 0.8) t += ':' + (rnd() < 0.9 ? pick(['00', '30', '59', '60']) : dig(2));
+    if (rnd() < 0.7) t += '.' + dig(Math.floor(rnd() * 12));
+    if (rnd() < 0.3) t += pick(['Z', ' Z', '+01:00', '-0230', '+24:00', 'z', ' ', 'x']);
+    if (rnd() < 0.1) t = t.slice(0, Math.floor(rnd() * t.length));
+    if (rnd() < 0.05) t = t.replace(/\d/, pick(['x', '٣', ' ']));
+    assert.equal(readTimestamp(t), reference(t), JSON.stringify(t));
+  }
+});

@@ -81,3 +81,26 @@ test('BIGINT is a number within 2^53 and a string beyond, in and out', () => {
   assert.equal(jsonInt64(42), '42');
   assert.equal(jsonInt64(9007199254740993n), '"9007199254740993"');
 });
+
+test('formatTimestamp: repeated and alternating instants (window_start/window_end rows) read right', () => {
+  // Reference independent of the formatter: the ISO text with a space for the T, no Z.
+  const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  const base = Date.UTC(2026, 0, 1);
+  let s = 18;
+  const rnd = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const seen: number[] = [];
+  for (let i = 0; i < 20000; i++) {
+    // Mostly the last two instants again, sometimes an older one, a new one, or one a day off.
+    const x = rnd();
+    const ms =
+      seen.length > 1 && x < 0.6 ? seen[seen.length - 1 - Math.floor(rnd() * 2)]!
+      : seen.length > 2 && x < 0.7 ? seen[Math.floor(rnd() * seen.length)]!
+      : x < 0.8 ? base + Math.floor(rnd() * 86400000 * 3) - 86400000
+      : base + Math.floor(rnd() * 1000) * 2000;
+    seen.push(ms);
+    assert.equal(formatTimestamp(ms), iso(ms), `at ${ms}`);
+  }
+  // -0 and 0 are the same instant.
+  assert.equal(formatTimestamp(-0), '1970-01-01 00:00:00.000');
+  assert.equal(formatTimestamp(0), '1970-01-01 00:00:00.000');
+});

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { META, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
+import { META, type Coordinates, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
 import { decodeReason } from './guarded-decode.ts';
 import { Utf8Scanner } from './utf8-check.ts';
 
@@ -231,29 +231,33 @@ class NdjsonReader implements PartReader {
     return n;
   }
 
+  /** The current line's coordinates, built only for a dead letter (not one object per record). */
+  private at(): Coordinates {
+    return { file: this.rel, line: this.line };
+  }
+
   /** Decodes one line (its text, whether its bytes were valid UTF-8, its file offset); false for a blank line. */
   private decodeLine(text: string, validUtf8: boolean, start: number): boolean {
     if (text.trim() === '') return false;
-    const at = { file: this.rel, line: this.line };
     // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
     if (!validUtf8) {
-      this.out.dead(at, 'not valid UTF-8', text);
+      this.out.dead(this.at(), 'not valid UTF-8', text);
       return true;
     }
     let obj: unknown;
     try {
       obj = JSON.parse(text);
     } catch (e) {
-      this.out.dead(at, `not valid JSON: ${(e as Error).message}`, text);
+      this.out.dead(this.at(), `not valid JSON: ${(e as Error).message}`, text);
       return true;
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      this.out.dead(at, 'not a JSON object', text);
+      this.out.dead(this.at(), 'not a JSON object', text);
       return true;
     }
     if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
     const row = this.def.decode!(obj, this.err);
-    if (row === null) this.out.dead(at, decodeReason(this.err), text);
+    if (row === null) this.out.dead(this.at(), decodeReason(this.err), text);
     else this.out.row(this.p, row);
     return true;
   }

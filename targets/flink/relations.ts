@@ -167,8 +167,13 @@ function intervalJoin(ctx: RelationContext, op: IntervalJoinOp): string {
 function temporalJoin(ctx: RelationContext, op: TemporalJoinOp): string | null {
   const right = ctx.plan.operators.find((o) => o.id === op.inputs[1]);
   const table = right?.op === 'scan' ? ctx.sourceTables.get(right.source) : undefined;
-  if (!table) {
-    ctx.bag.report('flink-temporal-join-versioned', op.span, { view: viewName(ctx, op) });
+  // Flink's event-time temporal join needs a row time on the versioned side too: a CDC source
+  // without a WATERMARK (the runtime versions it by its own clock) is refused by Flink's planner
+  // ("requires both primary key and row time attribute in versioned table").
+  const source = right?.op === 'scan' ? ctx.plan.sources.find((s) => s.name === right.source) : undefined;
+  if (!table || !source?.watermark) {
+    const what = table && source ? `'${source.name}', a source without a WATERMARK` : 'a view';
+    ctx.bag.report('flink-temporal-join-versioned', op.span, { view: viewName(ctx, op), right: what });
     return null;
   }
   const keys = op.leftKeys.map((k, i) => `${compileExpr(k, sideCol)} = r.${ident(op.rightKeys[i]!)}`);

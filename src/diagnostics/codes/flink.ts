@@ -94,12 +94,12 @@ export const flinkCodes = {
     help: () => 'create the table first: `pipec run` creates it from the same spec, or apply the table spec in generated/<pipeline>/iceberg/ with Spark or pyiceberg',
     explain: "Flink's Iceberg catalog turns `PARTITIONED BY (col)` into identity partitions only; bucket, truncate and time transforms cannot be declared from Flink SQL. For such a sink the script writes into the existing table (Flink's Iceberg sink keeps the table's own partition spec) and does not create it.",
   }),
-  'flink-temporal-join-versioned': def<{ view: string }>({
+  'flink-temporal-join-versioned': def<{ view: string; right: string }>({
     severity: 'warning',
     title: 'the right side of a temporal join must be a versioned table on Flink',
-    message: (p) => `'${p.view}' joins FOR SYSTEM_TIME AS OF a view; Flink needs a source table with a primary key and a watermark there, so the Flink script leaves the join out (and what reads it)`,
-    help: () => 'join the CDC source itself (with its PRIMARY KEY and WATERMARK), and filter or project after the join',
-    explain: 'Flink SQL event-time temporal joins look up the version of the right side valid at the left row\'s time; the right side must be a versioned table (a changelog source with a primary key and a watermark, or a deduplicating view Flink can prove versioned).',
+    message: (p) => `'${p.view}' joins FOR SYSTEM_TIME AS OF ${p.right}; Flink needs a source table with a primary key and a watermark there, so the Flink script leaves the join out (and what reads it)`,
+    help: () => 'join the CDC source itself and give it a WATERMARK (on a time column of its rows, e.g. updated_at), then filter or project after the join',
+    explain: 'Flink SQL event-time temporal joins look up the version of the right side valid at the left row\'s time; the right side must be a versioned table (a changelog source with a primary key and a watermark, or a deduplicating view Flink can prove versioned). A CDC source without a WATERMARK is versioned by the runtime\'s own clock; Flink has no such clock, so its planner refuses the join and the script leaves it out.',
   }),
   'flink-connector-unavailable': def<{ what: string; connector: string; reason: string }>({
     severity: 'warning',

@@ -66,17 +66,6 @@ SELECT `order_id`, `customer_id`, `amount`, `order_ts` FROM `order_events`;
 CREATE TEMPORARY VIEW `enriched/scan#2__op` AS
 SELECT `id`, `name`, `tier` FROM `customers`;
 
-CREATE TEMPORARY VIEW `enriched/join__op` AS
-SELECT l.`order_id` AS `order_id`, l.`customer_id` AS `customer_id`, l.`amount` AS `amount`, l.`order_ts` AS `order_ts`, r.`name` AS `name`, r.`tier` AS `tier`
-FROM `enriched/scan__op` AS l
-LEFT JOIN `customers` FOR SYSTEM_TIME AS OF l.`order_ts` AS r
-ON l.`customer_id` = r.`id`;
+-- view enriched: left out, it cannot run on Flink as the spec says (see the warnings)
 
-CREATE TEMPORARY VIEW `enriched` AS
-SELECT `order_id` AS `order_id`, `customer_id` AS `customer_id`, `name` AS `name`, `tier` AS `tier`, `amount` AS `amount`, `order_ts` AS `order_ts` FROM `enriched/join__op`;
-
-EXECUTE STATEMENT SET
-BEGIN
-INSERT INTO `out__sink`
-SELECT `order_id`, `customer_id`, `name`, `tier`, `amount`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched`;
-END;
+-- sink out: left out, its input cannot run on Flink (see the warnings)

@@ -17,7 +17,8 @@ import { ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
 import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock } from './watermarks.ts';
 import { formatTable, type ConnectorContext } from './connectors.ts';
-import { TruncatingFile, type FileProgress, type RunningSink } from './io/sinks.ts';
+import type { RunningSink } from './io/sinks.ts';
+import { DeadLetterFile } from './dead-letters.ts';
 import { guardDecode } from './io/guarded-decode.ts';
 import type { CheckpointDoc } from './checkpoint.ts';
 import { CheckpointCoordinator, type CheckpointParts } from './checkpoint-coordinator.ts';
@@ -250,7 +251,7 @@ export class Engine {
       wmDirty: false,
       wmGraph: null,
       bySourceId: new Map(),
-      dead: this.deadLetters(scale.member),
+      dead: new DeadLetterFile(this.opts.baseDir, this.def.name, this.def.options.dead_letter_path, scale.member, (m) => this.warn(m)),
       parts: null!,
       stop: null,
     };
@@ -315,31 +316,6 @@ export class Engine {
     }
   }
 
-  /** The dead-letter file, opened on the first dead letter (or on resume when it has content). */
-  private deadLetters(member: string | null): DeadLetters {
-    const { def, opts } = this;
-    // Members of a scaled-out pipeline may share a base directory: each writes its own file.
-    const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
-    const dead: DeadLetters = {
-      file: new TruncatingFile(dlPath, 'the dead-letter file'),
-      opened: false,
-      progress: null,
-      open: () => {
-        if (dead.opened) return;
-        // Dead letters are a record for people, not output: a file changed since the checkpoint
-        // (cleared, say) is continued where it now ends, never padded to the recorded length.
-        const why = dead.progress === null ? null : dead.file.mismatch(dead.progress);
-        if (why !== null) {
-          this.warn(`the dead-letter file ${dlPath} changed since the last checkpoint (${why}); new dead letters go after what it holds now`);
-          dead.progress = { bytes: dead.file.size() };
-        }
-        dead.file.open(dead.progress?.bytes ?? null);
-        dead.opened = true;
-      },
-    };
-    return dead;
-  }
-
   /** The sources, each feeding its scan of the instance (scaled out: the partition tasks), and watermark propagation. */
   private wireSources(r: RunState): void {
     const { def, opts, now, srcs } = this;
@@ -351,10 +327,7 @@ export class Engine {
       markDirty: () => {
         r.wmDirty = true;
       },
-      deadLetter: (line: string) => {
-        r.dead.open();
-        r.dead.file.append(line);
-      },
+      deadLetter: (line: string) => r.dead.append(line),
       warn: (message: string) => this.warn(message),
     };
     for (const generated of def.sources) {
@@ -394,7 +367,7 @@ export class Engine {
         sources: Object.fromEntries(srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }])),
         operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
         ...(this.handOver ? { member: r.member!, tasks: this.handOver.entries(finished || (r.stop?.stopping ?? false)) } : {}),
-        deadLetters: r.dead.opened ? r.dead.file.progress() : null,
+        deadLetters: r.dead.progress(),
         late: Object.fromEntries(this.metrics.late),
       }),
       afterCheckpoint: async (seq) => {
@@ -482,8 +455,7 @@ export class Engine {
   private openOutputs(r: RunState, resumed: CheckpointDoc | null): void {
     openSinks(this.sinks, resumed ? resumed.sinks : null, r.ckDir, this.failureText);
     if (!resumed) return;
-    r.dead.progress = resumed.deadLetters;
-    if (r.dead.progress !== null) r.dead.open();
+    r.dead.resume(resumed.deadLetters);
     // A restarted member releases what it held before it joins the group (hand-over.ts).
     if (this.handOver && resumed.tasks) r.checkpoints.rewrite({ ...resumed, tasks: this.handOver.releaseResumed(resumed.tasks) });
   }
@@ -563,7 +535,7 @@ export class Engine {
         if (produced === 0 || t - lastFlush >= 200) {
           lastFlush = t;
           for (const s of sinks.values()) s.flush();
-          if (r.dead.opened) r.dead.file.flush();
+          r.dead.flush();
         }
         if (produced === 0) await new Promise((r) => setTimeout(r, 20));
         else if (produced < BATCH) await new Promise((r) => setImmediate(r));
@@ -600,7 +572,7 @@ export class Engine {
       { failed: failure !== null, failure, warn: (m) => this.warn(m), report: fail, failureText: this.failureText },
     );
     try {
-      if (r.dead.opened) r.dead.file.close();
+      r.dead.close();
     } catch (e) {
       fail(new RunFailedError(`pipeline '${this.def.name}': ${this.failureText(e)}`));
     }
@@ -630,16 +602,8 @@ interface RunState {
   wmDirty: boolean;
   wmGraph: WatermarkGraph | null;
   bySourceId: Map<string, SourceRt>;
-  dead: DeadLetters;
+  dead: DeadLetterFile;
   parts: CheckpointParts;
   /** Set when the loop starts. */
   stop: StopControl | null;
-}
-
-interface DeadLetters {
-  file: TruncatingFile;
-  opened: boolean;
-  /** Where the file stood at the checkpoint resumed from. */
-  progress: FileProgress | null;
-  open: () => void;
 }

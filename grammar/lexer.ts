@@ -1,6 +1,8 @@
 // The tokens of `.pipe.sql` and the one Chevrotain lexer built from them (LANGUAGE.md "Files").
 // Soft keywords share the IdentCat category so they still work as column names (`key`, `date`).
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type ILexerConfig, type TokenType } from 'chevrotain';
+import { applyLexerHints, type LexerHints } from './lexer-hints.ts';
+import lexerHints from './lexer-hints.gen.json' with { type: 'json' };
 
 /** Anything usable as an identifier: plain words, "quoted" names and soft keywords. */
 export const IdentCat = createToken({ name: 'IdentCat', pattern: Lexer.NA, label: 'a name' });
@@ -184,4 +186,7 @@ export const allTokens: TokenType[] = [
 ];
 
 // Token definitions are checked by the grammar tests; skipping the checks at start-up saves ~50 ms of cold start.
-export const pipeLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false, skipValidations: true });
+export const LEXER_CONFIG: ILexerConfig = { positionTracking: 'full', ensureOptimizations: false, skipValidations: true };
+// The token analysis comes from the table `npm run build` writes (lexer-hints.ts): start-up time.
+applyLexerHints(allTokens, lexerHints as LexerHints);
+export const pipeLexer = new Lexer(allTokens, LEXER_CONFIG);

@@ -3,12 +3,14 @@
 // (dist/api.mjs, `import('pipec')`; it shares the chunks). Runs as `npm run build` and
 // as npm's `prepare` (so `npm ci` and `npm pack` build it). Chunks of earlier builds are removed:
 // the package ships dist/chunks/*.mjs, and a stale chunk would ship with it. First it rewrites
-// grammar/lookahead-table.gen.json when the grammar changed (scripts/lookahead-table.mjs).
+// grammar/lookahead-table.gen.json when the grammar changed (scripts/lookahead-table.mjs) and
+// src/syntax/yaml/schema-validator.gen.ts when the YAML schema changed (scripts/yaml-validator.mjs).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { writeLookaheadTable } from './lookahead-table.mjs';
+import { writeYamlValidator } from './yaml-validator.mjs';
 
 /** The CLI bundle's esbuild options (also used by test/unit/build/cold-start-modules.test.ts). */
 export function cliBuildOptions(outdir) {
@@ -39,6 +41,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await bundleC
 async function bundleCli() {
   // The parser's lookahead table first: the CLI bundle embeds it (grammar/lookahead-table.ts).
   await writeLookaheadTable();
+  // The `.pipe.yaml` validator, compiled ahead of time (no ajv at run time).
+  writeYamlValidator();
   const outdir = resolve(import.meta.dirname, '..', 'dist');
   const result = await build(cliBuildOptions(outdir));
   const written = new Set();

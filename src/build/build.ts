@@ -10,7 +10,7 @@ import { syntheticSpan } from '../diagnostics/span.ts';
 import { compileFile, type CompileResult } from './compile.ts';
 import { printPlanText } from '../plan/print/text.ts';
 import { lowerPlan } from '../plan/physical/lower.ts';
-import { OutputRoot, sameFile } from './write-outputs.ts';
+import { OutputRoot, sameBytes } from './write-outputs.ts';
 import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -116,7 +116,8 @@ export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
  */
 export function writeBundles(cwd: string, bundleDir: string, build: BuildResult): void {
   const root = new OutputRoot(cwd, bundleDir);
-  const written = new Map<string | Uint8Array, string>();
+  // Contents object → the first file written with it (and that file's identity, for links).
+  const written = new Map<string | Uint8Array, { path: string; ino: number; dev: number } | null>();
   const made = new Set<string>(); // one mkdir per folder
   for (const [rel, contents] of [...build.bundles].sort(([a], [b]) => a.localeCompare(b))) {
     const full = root.path(rel);
@@ -125,29 +126,28 @@ export function writeBundles(cwd: string, bundleDir: string, build: BuildResult)
       made.add(dirname(full));
     }
     const first = written.get(contents);
-    // Unchanged since the last build (the same bytes; for a shared library, already the same
-    // file as the first folder's): left alone.
-    if (first === undefined ? sameFile(full, contents) : sameInode(first, full)) {
-      if (first === undefined) written.set(contents, full);
-      continue;
+    const st = lstatSync(full, { throwIfNoEntry: false });
+    if (st !== undefined) {
+      // Unchanged since the last build (the same bytes; for a shared library, already the same
+      // file as the first folder's): left alone.
+      const same = first === undefined ? st.isFile() && sameBytes(full, st.size, contents) : first !== null && st.isFile() && st.ino === first.ino && st.dev === first.dev;
+      if (same) {
+        if (first === undefined) written.set(contents, { path: full, ino: st.ino, dev: st.dev });
+        continue;
+      }
+      // A previous build's file is replaced, never written through: it may be a hard link
+      // shared with a folder this build does not touch.
+      rmSync(full, { force: true });
     }
-    // A previous build's file is replaced, never written through: it may be a hard link
-    // shared with a folder this build does not touch.
-    rmSync(full, { force: true });
-    if (first !== undefined && linkTo(first, full)) continue;
+    if (first && linkTo(first.path, full)) continue;
     writeFileSync(full, contents);
-    if (first === undefined) written.set(contents, full);
+    if (first === undefined) written.set(contents, identity(full));
   }
 }
 
-function sameInode(a: string, b: string): boolean {
-  try {
-    const x = lstatSync(a);
-    const y = lstatSync(b);
-    return y.isFile() && x.ino === y.ino && x.dev === y.dev;
-  } catch {
-    return false;
-  }
+function identity(path: string): { path: string; ino: number; dev: number } | null {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  return st ? { path, ino: st.ino, dev: st.dev } : null;
 }
 
 function linkTo(existing: string, full: string): boolean {

@@ -1,7 +1,10 @@
-// Checks a parsed `.pipe.yaml` document against grammar/pipe-yaml.schema.json with ajv and turns
-// each ajv error into a coded diagnostic at the YAML node (or key) it is about. Open mappings
-// (sources, views, sinks, catalogs: any plain-valued key is a WITH option) get a "did you mean" pass of their own.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// Checks a parsed `.pipe.yaml` document against grammar/pipe-yaml.schema.json and turns each ajv
+// error into a coded diagnostic at the YAML node (or key) it is about. The validator is ajv's,
+// compiled at build time (schema-validator.gen.ts, scripts/yaml-validator.mjs): ajv itself is
+// not loaded at run time. Open mappings (sources, views, sinks, catalogs: any plain-valued key
+// is a WITH option) get a "did you mean" pass of their own.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { validate as generatedValidator } from './schema-validator.gen.ts';
 import schema from '../../../grammar/pipe-yaml.schema.json' with { type: 'json' };
 import type { Span } from '../../diagnostics/span.ts';
 import type { FrontEndContext } from '../front-end.ts';
@@ -37,15 +40,7 @@ const KNOWN_OPTIONS = new Set([
   'commit_interval', 'write_mode', 'type', 'uri', 'warehouse', 'state_ttl', 'checkpoint_interval', 'acks',
 ]);
 
-let compiled: ValidateFunction | null = null;
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    ajv.addVocabulary(['x-expected']);
-    compiled = ajv.compile(schema);
-  }
-  return compiled;
-}
+const validator = (): ValidateFunction => generatedValidator as ValidateFunction;
 
 /** Reports every schema violation of `data` (the document as plain JS); returns true when clean. */
 export function validatePipeYaml(env: YamlEnv, data: unknown, ctx: FrontEndContext): boolean {

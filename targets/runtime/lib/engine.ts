@@ -17,7 +17,8 @@ import { ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
 import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock } from './watermarks.ts';
 import { formatTable, type ConnectorContext } from './connectors.ts';
-import { TruncatingFile, type FileProgress, type RunningSink } from './io/sinks.ts';
+import type { RunningSink } from './io/sinks.ts';
+import { DeadLetterFile } from './dead-letters.ts';
 import { guardDecode } from './io/guarded-decode.ts';
 import type { CheckpointDoc } from './checkpoint.ts';
 import { CheckpointCoordinator, type CheckpointParts } from './checkpoint-coordinator.ts';
@@ -213,12 +214,58 @@ export class Engine {
     }
   }
 
+  /**
+   * The run after the checkpoint directory is open: wire the graph, resume from the checkpoint
+   * (or notice the input was already read to its end), open the outputs, then loop until the
+   * input ends, a stop is asked for, or something fails.
+   */
   private async runResumed(checkpoints: CheckpointCoordinator, resumed: CheckpointDoc | null, scale: { scaleOut: boolean; member: string | null; store: MemberStore | null }): Promise<RunResult> {
-    const { def, opts, now, sinks, ops, srcs } = this;
-    const { scaleOut, member, store } = scale;
-    const ckDir = checkpoints.dir;
-    let checkpointRequested = false;
-    const connCtx: ConnectorContext = {
+    const r = this.wire(checkpoints, scale);
+    try {
+      this.startHandOver(r);
+      if (resumed) {
+        checkpoints.checkFits(resumed, this.shape(r));
+        if (resumed.finished) return await this.alreadyFinished(r, resumed);
+        this.restore(r, resumed);
+      }
+      this.openOutputs(r, resumed);
+    } catch (e) {
+      await closeQuietly(this.srcs.map((s) => s.src));
+      throw e;
+    }
+    const server = await this.serveMetrics();
+    return this.loop(r, server);
+  }
+
+  /** Sinks, operators, the dead-letter file, sources and watermark propagation of one run. */
+  private wire(checkpoints: CheckpointCoordinator, scale: { scaleOut: boolean; member: string | null; store: MemberStore | null }): RunState {
+    const r: RunState = {
+      ...scale,
+      checkpoints,
+      ckDir: checkpoints.dir,
+      connCtx: null!,
+      checkpointRequested: false,
+      instance: null,
+      instantiate: null!,
+      batchNow: this.now(),
+      wmDirty: false,
+      wmGraph: null,
+      bySourceId: new Map(),
+      dead: new DeadLetterFile(this.opts.baseDir, this.def.name, this.def.options.dead_letter_path, scale.member, (m) => this.warn(m)),
+      parts: null!,
+      stop: null,
+    };
+    r.connCtx = this.connectorContext(r);
+    this.createOperators(r);
+    this.wireSources(r);
+    r.parts = this.checkpointParts(r);
+    return r;
+  }
+
+  /** What connectors see of the run. */
+  private connectorContext(r: RunState): ConnectorContext {
+    const { def, opts, srcs } = this;
+    return {
       baseDir: opts.baseDir,
       env: opts.env,
       stdout: this.out,
@@ -226,18 +273,22 @@ export class Engine {
       sourcePositions: () => Object.fromEntries(srcs.map((s) => [s.src.def.name, encodeState(s.src.position())])),
       warn: (message) => this.warn(message),
       requestCheckpoint: () => {
-        checkpointRequested = true;
+        r.checkpointRequested = true;
       },
-      checkpointDir: ckDir,
-      member,
+      checkpointDir: r.ckDir,
+      member: r.member,
       formats: formatTable(def.modules),
     };
+  }
 
-    // ---------------------------------------------------------------- sinks and operators
-    for (const [id, s] of createSinks(def, connCtx, opts.discardSinks === true)) sinks.set(id, s);
-    const countLate = (opId: string): void => void this.metrics.late.set(opId, (this.metrics.late.get(opId) ?? 0) + 1);
+  private readonly countLate = (opId: string): void => void this.metrics.late.set(opId, (this.metrics.late.get(opId) ?? 0) + 1);
+
+  /** The sinks, and the operator graph: one instance for the run, or (scaled out) one per partition task, made as partitions arrive. */
+  private createOperators(r: RunState): void {
+    const { def, opts, now, sinks } = this;
+    for (const [id, s] of createSinks(def, r.connCtx, opts.discardSinks === true)) sinks.set(id, s);
     /** Builds one instance of the operator graph; its stateful operators go into `into`. */
-    const instantiate = (into: StatefulOp[], late: (opId: string, row: Row, lateBy: number) => void): Instance => {
+    r.instantiate = (into: StatefulOp[], late: (opId: string, row: Row, lateBy: number) => void): Instance => {
       const opCtx = { late, now };
       const track = <T extends StatefulOp>(op: T): T => {
         into.push(op);
@@ -256,78 +307,56 @@ export class Engine {
       };
       return def.instantiate(builders);
     };
-    // One instance for the whole run, or (scaled out) one per partition task, made as partitions arrive.
-    let instance: Instance | null = null;
-    if (!scaleOut) {
-      instance = instantiate(ops, (opId, row, lateBy) => {
-        countLate(opId);
-        instance!.late[opId]?.(row, lateBy);
+    if (!r.scaleOut) {
+      const instance = r.instantiate(this.ops, (opId, row, lateBy) => {
+        this.countLate(opId);
+        instance.late[opId]?.(row, lateBy);
       });
+      r.instance = instance;
     }
+  }
 
-    // ---------------------------------------------------------------- dead letters
-    // Members of a scaled-out pipeline may share a base directory: each writes its own file.
-    const dlPath = path.resolve(opts.baseDir, def.options.dead_letter_path ?? (member ? `${def.name}.${member}.dead-letters.ndjson` : `${def.name}.dead-letters.ndjson`));
-    const deadFile = new TruncatingFile(dlPath, 'the dead-letter file');
-    let deadOpened = false;
-    let deadProgress: FileProgress | null = null;
-    const openDead = (): void => {
-      if (!deadOpened) {
-        // Dead letters are a record for people, not output: a file changed since the checkpoint
-        // (cleared, say) is continued where it now ends, never padded to the recorded length.
-        const why = deadProgress === null ? null : deadFile.mismatch(deadProgress);
-        if (why !== null) {
-          this.warn(`the dead-letter file ${dlPath} changed since the last checkpoint (${why}); new dead letters go after what it holds now`);
-          deadProgress = { bytes: deadFile.size() };
-        }
-        deadFile.open(deadProgress?.bytes ?? null);
-        deadOpened = true;
-      }
-    };
-
-    // ---------------------------------------------------------------- sources
-    let batchNow = now();
-    const bySourceId = new Map<string, SourceRt>();
-    let wmDirty = false;
+  /** The sources, each feeding its scan of the instance (scaled out: the partition tasks), and watermark propagation. */
+  private wireSources(r: RunState): void {
+    const { def, opts, now, srcs } = this;
     const host = {
       now,
-      batchNow: () => batchNow,
+      batchNow: () => r.batchNow,
       handOver: () => this.handOver,
-      propagate: () => propagate(),
+      propagate: () => this.propagate(r),
       markDirty: () => {
-        wmDirty = true;
+        r.wmDirty = true;
       },
-      deadLetter: (line: string) => {
-        openDead();
-        deadFile.append(line);
-      },
+      deadLetter: (line: string) => r.dead.append(line),
       warn: (message: string) => this.warn(message),
     };
     for (const generated of def.sources) {
       // Every source decodes through its guarded decoder: a decoder that throws on a record
       // makes it a dead letter, not a failed run (guarded-decode.ts).
       const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;
-      const rt = wireSource(sdef, new SourceClock(sdef.delayMs, sdef.idleTimeoutMs), instance ? instance.emit[sdef.id]! : () => {}, host);
-      rt.src = createSource(def, sdef, rt.out, connCtx, opts.memorySources?.[sdef.id]);
+      const rt = wireSource(sdef, new SourceClock(sdef.delayMs, sdef.idleTimeoutMs), r.instance ? r.instance.emit[sdef.id]! : () => {}, host);
+      rt.src = createSource(def, sdef, rt.out, r.connCtx, opts.memorySources?.[sdef.id]);
       srcs.push(rt);
-      bySourceId.set(sdef.id, rt);
+      r.bySourceId.set(sdef.id, rt);
     }
-    const closeSources = (): Promise<void> => closeQuietly(srcs.map((s) => s.src));
+    r.wmGraph = r.instance
+      ? new WatermarkGraph(r.instance.graph, (sourceId) => {
+          const s = r.bySourceId.get(sourceId)!;
+          return () => sourceWatermark(s);
+        })
+      : null;
+  }
 
-    // ---------------------------------------------------------------- watermark propagation
-    const wmGraph = instance ? new WatermarkGraph(instance.graph, (sourceId) => {
-      const s = bySourceId.get(sourceId)!;
-      return () => sourceWatermark(s);
-    }) : null;
-    const propagate = (): void => {
-      wmDirty = false;
-      if (wmGraph) wmGraph.propagate();
-      else this.handOver?.advanceAll();
-    };
+  private propagate(r: RunState): void {
+    r.wmDirty = false;
+    if (r.wmGraph) r.wmGraph.propagate();
+    else this.handOver?.advanceAll();
+  }
 
-    // ---------------------------------------------------------------- checkpoint parts
-    let stop: StopControl | null = null;
-    const parts: CheckpointParts = {
+  /** What a checkpoint takes from the run: sink commits, the state body, and what follows it. */
+  private checkpointParts(r: RunState): CheckpointParts {
+    const { sinks, ops, srcs } = this;
+    return {
       commitSinks: async () => {
         const progress: Record<string, unknown> = {};
         // null, never undefined: JSON would drop the entry, and a resume requires one per sink.
@@ -337,8 +366,8 @@ export class Engine {
       body: (finished) => ({
         sources: Object.fromEntries(srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }])),
         operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
-        ...(this.handOver ? { member: member!, tasks: this.handOver.entries(finished || (stop?.stopping ?? false)) } : {}),
-        deadLetters: deadOpened ? deadFile.progress() : null,
+        ...(this.handOver ? { member: r.member!, tasks: this.handOver.entries(finished || (r.stop?.stopping ?? false)) } : {}),
+        deadLetters: r.dead.progress(),
         late: Object.fromEntries(this.metrics.late),
       }),
       afterCheckpoint: async (seq) => {
@@ -355,99 +384,103 @@ export class Engine {
         for (const s of sinks.values()) await s.afterCheckpoint?.();
       },
     };
-    const checkpoint = (finished: boolean): Promise<void> => checkpoints.take(parts, finished);
+  }
 
-    // ---------------------------------------------------------------- partition tasks (scaled out)
-    // The compiler admits one Kafka source when scaled out; its partitions are the tasks.
-    const taskSource = scaleOut ? srcs[0]! : null;
-    if (taskSource && (srcs.length !== 1 || !taskSource.src.takeAssignmentChange || !taskSource.src.startPartition)) {
-      // The checker refuses this; a hand-made plan might not.
-      await closeSources();
+  private checkpoint(r: RunState, finished: boolean): Promise<void> {
+    return r.checkpoints.take(r.parts, finished);
+  }
+
+  /** Scaled out: the partitions of the one Kafka source are the tasks this member takes and hands over. */
+  private startHandOver(r: RunState): void {
+    if (!r.scaleOut) return;
+    const { def, now, srcs } = this;
+    const taskSource = srcs[0];
+    if (!taskSource) return;
+    // The compiler admits one Kafka source when scaled out; a hand-made plan might not.
+    if (srcs.length !== 1 || !taskSource.src.takeAssignmentChange || !taskSource.src.startPartition) {
       throw new RunUsageError(`pipeline '${def.name}' scales out by partition: it must read exactly one Kafka source`);
     }
-    if (taskSource) {
-      this.handOver = new HandOver({
-        def,
-        member: member!,
-        store: store!,
-        source: taskSource,
-        instantiate,
-        countLate,
-        now,
-        batchNow: () => batchNow,
-        warn: (message) => this.warn(message),
-        dead: (p, reason, row) => taskSource.out.dead(coordsOf(taskSource, p), reason, jsonAny(row)),
-        checkpoint: () => checkpoint(false),
-      });
-    }
+    this.handOver = new HandOver({
+      def,
+      member: r.member!,
+      store: r.store!,
+      source: taskSource,
+      instantiate: r.instantiate,
+      countLate: this.countLate,
+      now,
+      batchNow: () => r.batchNow,
+      warn: (message) => this.warn(message),
+      dead: (p, reason, row) => taskSource.out.dead(coordsOf(taskSource, p), reason, jsonAny(row)),
+      checkpoint: () => this.checkpoint(r, false),
+    });
+  }
 
-    // ---------------------------------------------------------------- resume
-    if (resumed) {
-      try {
-        checkpoints.checkFits(resumed, {
-          pipeline: def.name,
-          fingerprint: def.fingerprint,
-          state: def.state,
-          sources: srcs.map((s) => s.id),
-          sinks: [...sinks.keys()],
-          operators: ops.map((o) => o.id),
-          member,
-        });
-      } catch (e) {
-        await closeSources();
-        throw e;
+  /** What a checkpoint must match to be resumed from. */
+  private shape(r: RunState): Parameters<CheckpointCoordinator['checkFits']>[1] {
+    const { def, sinks, ops, srcs } = this;
+    return { pipeline: def.name, fingerprint: def.fingerprint, state: def.state, sources: srcs.map((s) => s.id), sinks: [...sinks.keys()], operators: ops.map((o) => o.id), member: r.member };
+  }
+
+  /** A checkpoint of a run that read its input to the end: nothing to do but say so (and publish what the sinks hold). */
+  private async alreadyFinished(r: RunState, resumed: CheckpointDoc): Promise<RunResult> {
+    this.warn(`pipeline '${this.def.name}' already ran to the end of its input (checkpoint in ${r.ckDir})`);
+    await publishFinished(this.sinks, resumed.sinks, this.def.name, (m) => this.warn(m), this.failureText);
+    return { how: 'finished', signal: null };
+  }
+
+  /** Source positions and clocks, operator state and late counts from the checkpoint. */
+  private restore(r: RunState, resumed: CheckpointDoc): void {
+    const t = this.now();
+    for (const s of this.srcs) {
+      const st = resumed.sources[s.id];
+      if (!st) continue;
+      // Scaled out, positions and clocks travel with the partition tasks (hand-over.ts).
+      if (!r.scaleOut) {
+        s.src.seek(decodeState(st.position));
+        s.clock.restore(decodeState(st.clock), t);
       }
-      if (resumed.finished) {
-        this.warn(`pipeline '${def.name}' already ran to the end of its input (checkpoint in ${ckDir})`);
-        await publishFinished(sinks, resumed.sinks, def.name, (m) => this.warn(m), this.failureText);
-        return { how: 'finished', signal: null };
-      }
-      const t = now();
-      for (const s of srcs) {
-        const st = resumed.sources[s.id];
-        if (!st) continue;
-        // Scaled out, positions and clocks travel with the partition tasks (hand-over.ts).
-        if (!scaleOut) {
-          s.src.seek(decodeState(st.position));
-          s.clock.restore(decodeState(st.clock), t);
-        }
-        s.records = st.records;
-        s.dead = st.dead;
-      }
-      for (const op of ops) if (resumed.operators[op.id] !== undefined) op.restore(decodeState(resumed.operators[op.id]));
-      for (const [id, n] of Object.entries(resumed.late)) this.metrics.late.set(id, n);
-      // Operators restored their own watermarks; start propagation from them.
-      wmGraph?.seedScans();
+      s.records = st.records;
+      s.dead = st.dead;
     }
-    // Sinks first: one whose output no longer agrees with the checkpoint refuses before the
-    // dead letters or the checkpoint are touched.
+    for (const op of this.ops) if (resumed.operators[op.id] !== undefined) op.restore(decodeState(resumed.operators[op.id]));
+    for (const [id, n] of Object.entries(resumed.late)) this.metrics.late.set(id, n);
+    // Operators restored their own watermarks; start propagation from them.
+    r.wmGraph?.seedScans();
+  }
+
+  /**
+   * Sinks first: one whose output no longer agrees with the checkpoint refuses before the dead
+   * letters or the checkpoint are touched. Then the dead-letter file continues where it was.
+   */
+  private openOutputs(r: RunState, resumed: CheckpointDoc | null): void {
+    openSinks(this.sinks, resumed ? resumed.sinks : null, r.ckDir, this.failureText);
+    if (!resumed) return;
+    r.dead.resume(resumed.deadLetters);
+    // A restarted member releases what it held before it joins the group (hand-over.ts).
+    if (this.handOver && resumed.tasks) r.checkpoints.rewrite({ ...resumed, tasks: this.handOver.releaseResumed(resumed.tasks) });
+  }
+
+  /** The `/metrics` endpoint, when a port is given. */
+  private async serveMetrics(): Promise<Server | null> {
+    const { metricsPort } = this.opts;
+    if (metricsPort === undefined) return null;
     try {
-      openSinks(sinks, resumed ? resumed.sinks : null, ckDir, this.failureText);
+      const server = await startMetricsServer(this.metrics, metricsPort);
+      // The port actually bound: with --metrics-port 0 the system picks it.
+      const bound = server.address();
+      this.warn(`metrics on http://127.0.0.1:${typeof bound === 'object' && bound !== null ? bound.port : metricsPort}/metrics`);
+      return server;
     } catch (e) {
-      await closeSources();
-      throw e;
+      throw new RunUsageError(`cannot serve metrics on 127.0.0.1:${metricsPort}: ${(e as Error).message}`);
     }
-    if (resumed) {
-      deadProgress = resumed.deadLetters;
-      if (deadProgress !== null) openDead();
-      // A restarted member releases what it held before it joins the group (hand-over.ts).
-      if (this.handOver && resumed.tasks) checkpoints.rewrite({ ...resumed, tasks: this.handOver.releaseResumed(resumed.tasks) });
-    }
+  }
 
-    // ---------------------------------------------------------------- run loop
-    let server: Server | null = null;
-    if (opts.metricsPort !== undefined) {
-      try {
-        server = await startMetricsServer(this.metrics, opts.metricsPort);
-        // The port actually bound: with --metrics-port 0 the system picks it.
-        const bound = server.address();
-        this.warn(`metrics on http://127.0.0.1:${typeof bound === 'object' && bound !== null ? bound.port : opts.metricsPort}/metrics`);
-      } catch (e) {
-        throw new RunUsageError(`cannot serve metrics on 127.0.0.1:${opts.metricsPort}: ${(e as Error).message}`);
-      }
-    }
+  /** Polls the sources and moves watermarks until the input ends or a stop; then checkpoints and closes everything. */
+  private async loop(r: RunState, server: Server | null): Promise<RunResult> {
+    const { def, opts, now, sinks, srcs } = this;
     // Signals, stop() and the abort signal (lifecycle.ts): a stop checkpoints first, bounded in time.
-    stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: this.abort.signal, graceMs: DEFAULT_STOP_GRACE_MS, err: this.err });
+    const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: this.abort.signal, graceMs: DEFAULT_STOP_GRACE_MS, err: this.err });
+    r.stop = stop;
     const report = opts.onError ?? ((e: RunError): void => this.err(`pipec: ${e.message}\n`));
     /** The first error that ends the run (what `run()` rejects with); every one is reported as it happens. */
     let firstError: RunError | null = null;
@@ -468,25 +501,25 @@ export class Engine {
     try {
       // A sink whose table or topic is missing ends the run now, not after its first rows.
       await checkSinkTargets([...sinks.values()], stop, (m) => this.warn(m));
-      propagate();
+      this.propagate(r);
       for (;;) {
         if (stop.stopping || this.stdoutClosed) break;
         if (this.handOver) await this.handOver.handOver();
         let produced = 0;
-        batchNow = now();
+        r.batchNow = now();
         for (const s of srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
         const t = now();
         if (t - lastTick >= 50) {
           lastTick = t;
-          for (const s of srcs) if (s.clock.tick(t)) wmDirty = true;
+          for (const s of srcs) if (s.clock.tick(t)) r.wmDirty = true;
           for (const op of this.allOps()) op.tick?.(t);
         }
-        if (wmDirty) propagate();
+        if (r.wmDirty) this.propagate(r);
         for (const s of srcs) if (this.metrics.watermarks.has(s.src.def.name)) this.metrics.watermarks.set(s.src.def.name, s.clock.wm);
         if (srcs.every((s) => s.src.finished)) break;
-        if (ckDir && (checkpointRequested || t - lastCk >= def.checkpointIntervalMs)) {
-          checkpointRequested = false;
-          await checkpoint(false);
+        if (r.ckDir && (r.checkpointRequested || t - lastCk >= def.checkpointIntervalMs)) {
+          r.checkpointRequested = false;
+          await this.checkpoint(r, false);
           lastCk = now();
         }
         if (showStatus && t - lastStatus >= 1000) {
@@ -502,7 +535,7 @@ export class Engine {
         if (produced === 0 || t - lastFlush >= 200) {
           lastFlush = t;
           for (const s of sinks.values()) s.flush();
-          if (deadOpened) deadFile.flush();
+          r.dead.flush();
         }
         if (produced === 0) await new Promise((r) => setTimeout(r, 20));
         else if (produced < BATCH) await new Promise((r) => setImmediate(r));
@@ -511,9 +544,9 @@ export class Engine {
       if (ended) {
         // End of input: the watermark moves to the end of time; every window closes.
         for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
-        propagate();
+        this.propagate(r);
       }
-      await checkpoint(ended);
+      await this.checkpoint(r, ended);
       how = ended ? 'finished' : 'stopped';
     } catch (e) {
       failure = this.failureText(e);
@@ -521,21 +554,7 @@ export class Engine {
       // Closing down must not hang the failed run (the process exits after the grace period).
       stop.failing();
     } finally {
-      await closeAll(
-        sinks.values(),
-        srcs.map((s) => s.src),
-        { failed: failure !== null, failure, warn: (m) => this.warn(m), report: fail, failureText: this.failureText },
-      );
-      try {
-        if (deadOpened) deadFile.close();
-      } catch (e) {
-        fail(new RunFailedError(`pipeline '${def.name}': ${this.failureText(e)}`));
-      }
-      if (server) {
-        // Keep-alive connections (a Prometheus scraper) would keep a closing server serving.
-        server.closeAllConnections();
-        await new Promise((r) => server!.close(r));
-      }
+      await this.closeDown(r, server, failure, fail);
       const ending = firstError === null ? how : 'failed';
       stop.dispose();
       // Totals, not rates, stay on the terminal once everything is flushed and closed.
@@ -544,4 +563,47 @@ export class Engine {
     if (firstError !== null) throw firstError;
     return { how, signal: stop.signal };
   }
+
+  /** Sinks and sources closed (committing unless the run failed), the dead-letter file and the metrics server. */
+  private async closeDown(r: RunState, server: Server | null, failure: string | null, fail: (e: RunError) => void): Promise<void> {
+    await closeAll(
+      this.sinks.values(),
+      this.srcs.map((s) => s.src),
+      { failed: failure !== null, failure, warn: (m) => this.warn(m), report: fail, failureText: this.failureText },
+    );
+    try {
+      r.dead.close();
+    } catch (e) {
+      fail(new RunFailedError(`pipeline '${this.def.name}': ${this.failureText(e)}`));
+    }
+    if (server) {
+      // Keep-alive connections (a Prometheus scraper) would keep a closing server serving.
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  }
+}
+
+/** The state of one run that its steps share (engine.ts's methods take it). */
+interface RunState {
+  scaleOut: boolean;
+  member: string | null;
+  store: MemberStore | null;
+  checkpoints: CheckpointCoordinator;
+  ckDir: string | null;
+  connCtx: ConnectorContext;
+  /** A connector asked for a checkpoint (taken at the next turn of the loop). */
+  checkpointRequested: boolean;
+  /** The operator graph (null when scaled out: the partition tasks hold one each). */
+  instance: Instance | null;
+  instantiate: (into: StatefulOp[], late: (opId: string, row: Row, lateBy: number) => void) => Instance;
+  /** Processing time of the current batch of polls. */
+  batchNow: number;
+  wmDirty: boolean;
+  wmGraph: WatermarkGraph | null;
+  bySourceId: Map<string, SourceRt>;
+  dead: DeadLetterFile;
+  parts: CheckpointParts;
+  /** Set when the loop starts. */
+  stop: StopControl | null;
 }

@@ -1,6 +1,6 @@
 // Cold start (issue 14.5): a `pipec check` of a spec that names no schema file must not load the
-// schema libraries (avsc, protobufjs, pg: most of the compiler's code by size), which src/schema
-// imports on first use. The CLI is bundled as `npm run build` bundles it (scripts/bundle.mjs's
+// schema libraries (avsc, protobufjs, pg, ajv: most of the compiler's code by size), which src/schema
+// imports on first use; nor ajv for a `.pipe.yaml` (its validator is compiled at build time). The CLI is bundled as `npm run build` bundles it (scripts/bundle.mjs's
 // options, plus a metafile), run on a datagen → file spec with a hook that records every module
 // the process loads, and each loaded chunk's inputs are read from the metafile. A spec with an
 // Avro file schema is the control: the same check does load avsc there.
@@ -14,9 +14,10 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 // @ts-expect-error -- a plain .mjs build script without type declarations
 import { cliBuildOptions } from '../../../scripts/bundle.mjs';
+import { format } from '../../../src/api.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const HEAVY = ['avsc', 'protobufjs', 'pg', 'pg-protocol', 'pg-logical-replication'];
+const HEAVY = ['avsc', 'protobufjs', 'pg', 'pg-protocol', 'pg-logical-replication', 'ajv'];
 
 /** Packages (node_modules/<name>) whose code is in the chunks the process loaded. */
 function packagesLoaded(loaded: string[], outdir: string, meta: Metafile): Set<string> {
@@ -62,6 +63,8 @@ test('a cold check of a datagen → file spec loads no schema library; one with 
     };
     spawnSync('mkdir', ['-p', project]);
     copyFileSync(join(ROOT, 'specs', 'quickstart.pipe.sql'), join(project, 'quickstart.pipe.sql'));
+    const yamlForm = format({ path: 'quickstart.pipe.sql', text: readFileSync(join(ROOT, 'specs', 'quickstart.pipe.sql'), 'utf8'), to: 'yaml' }).text!;
+    writeFileSync(join(project, 'quickstart.pipe.yaml'), yamlForm.replace('pipeline: quickstart', 'pipeline: quickstart_yaml'));
     copyFileSync(join(ROOT, 'test', 'fixtures', 'schemas', 'avro', 'all-types.avsc'), join(project, 'all-types.avsc'));
     writeFileSync(
       join(project, 'avro.pipe.sql'),
@@ -71,6 +74,8 @@ test('a cold check of a datagen → file spec loads no schema library; one with 
     const plain = run('quickstart.pipe.sql');
     assert.ok(plain.has('chevrotain'), 'the hook sees the bundled packages of the loaded chunks');
     assert.deepEqual(HEAVY.filter((p) => plain.has(p)), []);
+    // The YAML form is validated by the schema validator compiled at build time: no ajv either.
+    assert.deepEqual(HEAVY.filter((p) => run('quickstart.pipe.yaml').has(p)), []);
     assert.ok(run('avro.pipe.sql').has('avsc'), 'a spec with an Avro schema file loads avsc');
   } finally {
     rmSync(dir, { recursive: true, force: true });

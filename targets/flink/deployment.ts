@@ -2,7 +2,7 @@
 // onto a cluster is one `kubectl apply -f`: a ConfigMap holding pipeline.sql and a FlinkDeployment
 // that mounts it and runs it with the operator's SQL runner. Parallelism from the pipeline's
 // `parallelism` option (default 1); checkpointing as in the script.
-import { emitYaml } from '../../src/util/yaml-emit.ts';
+import { stringify } from 'yaml';
 import type { PlanDoc } from '../../src/plan/ir.ts';
 import { configDuration } from './sql-text.ts';
 import { displayText } from '../../src/util/unsafe-text.ts';
@@ -54,7 +54,7 @@ export function deploymentYaml(plan: PlanDoc, script: string, jars: string[]): s
     ...(jars.length ? jars.map((j) => `#   ${j}`) : ['#   (none besides Flink)']),
     '# ${VAR} references in pipeline.sql are to be substituted when the ConfigMap is rendered (e.g. envsubst).',
   ].join('\n');
-  return `${header}\n${emitYaml(configMap)}---\n${emitYaml(deployment)}`;
+  return `${header}\n${stringify(configMap, { lineWidth: 0 })}---\n${stringify(deployment, { lineWidth: 0 })}`;
 }
 
 const oneLine = (s: string): string => displayText(s);

@@ -2,8 +2,8 @@
 // (no Flink here: test/integration/flink-target/pipec-test-flink.test.ts runs the job). Each
 // skip below follows from the test's steps: a scripted watermark or a partition that makes a row
 // late on one engine only, a crash, a clock-driven idle timeout, a dead-letter record, a test
-// without end_of_input. A playable case gets its sources as files in the test's order (Debezium
-// JSON for CDC: an update is one 'u' message) and its sinks as filesystem tables.
+// without end_of_input, a temporal join Flink cannot plan. A playable case gets its sources as files
+// in the test's order and its sinks as filesystem tables.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -45,24 +45,9 @@ test('quickstart, iot_sensors, clickstream: no end_of_input, a clocked idle time
   assert.ok(cs.codes.some((c) => c.startsWith('test-target-unsupported:4:') && c.includes('none of the outputs')), cs.codes.join('\n'));
 });
 
-test('customer_orders_cdc is played: CDC rows as Debezium messages in the test order, sinks as filesystem tables', async () => {
-  const { batch } = await prepare('specs/customer_orders_cdc.pipe.test.yaml');
-  assert.equal(batch.pending.length, 1);
-  const job = batch.pending[0]!.prepared.job!;
-  const customers = job.files.find((f) => f.path.endsWith('/customers.ndjson'))!;
-  const msgs = customers.text.trim().split('\n').map((l) => JSON.parse(l) as { op: string; before: { tier: string } | null; after: { tier: string; updated_at: string } | null });
-  // +I, +I, then -U/+U of customer 1 as one update, then -D of customer 2.
-  assert.deepEqual(msgs.map((m) => m.op), ['c', 'c', 'u', 'd']);
-  assert.equal(msgs[2]!.before!.tier, 'silver');
-  assert.equal(msgs[2]!.after!.tier, 'gold');
-  assert.equal(msgs[2]!.after!.updated_at, '2026-01-01 00:01:00');
-  assert.equal(msgs[3]!.after, null);
-  const orders = job.files.find((f) => f.path.endsWith('/order_events.ndjson'))!;
-  assert.deepEqual(orders.text.trim().split('\n').map((l) => (JSON.parse(l) as { order_id: string }).order_id), ['o1', 'o2', 'o3']);
-  const ddl = job.ddl.join('\n');
-  assert.match(ddl, /CREATE TEMPORARY TABLE `customers` \([^]*PRIMARY KEY \(`id`\) NOT ENFORCED\n\) WITH \('connector' = 'filesystem', 'path' = '[^']*customers\.ndjson', 'format' = 'debezium-json'\)/);
-  assert.match(ddl, /WATERMARK FOR `order_ts` AS `order_ts` - INTERVAL '10' SECOND/);
-  // Both sinks (ClickHouse and Iceberg in the spec) are written by the script; each is a filesystem table here.
-  assert.deepEqual(job.inserts.map((i) => i.split('\n')[0]), ['INSERT INTO `enriched_orders_ch__sink`', 'INSERT INTO `enriched_orders_lake__sink`']);
-  assert.doesNotMatch(ddl, /'connector' = '(kafka|postgres-cdc|jdbc)'/);
+test('customer_orders_cdc is skipped on Flink by code: its temporal join reads a CDC source without WATERMARK', async () => {
+  const { batch, skips, codes } = await prepare('specs/customer_orders_cdc.pipe.test.yaml');
+  assert.equal(batch.pending.length, 0);
+  assert.deepEqual(skips.map((s) => s.split(': ').pop()), ['test-target-unsupported at specs/customer_orders_cdc.pipe.test.yaml:4']);
+  assert.ok(codes.some((c) => c.startsWith('test-target-output-unsupported:24:') && c.includes('leaves this sink out')), codes.join('\n'));
 });

@@ -151,10 +151,10 @@ test('a sink table named like a generated view is an error, not a silent IF NOT 
 });
 
 test("the default consumer group is not the runtime's: a server and `pipec run` of one spec never split a topic", async () => {
-  const { sourceOptions } = await import('../../../targets/runtime/lib/kafka/options.ts');
+  const { resolveKafkaSource } = await import('../../../targets/runtime/lib/config/kafka/config.ts');
   const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders') } });
   const sql = emitClickHouse(plan('shop', { sources: [k] })).sql;
-  const runtimeGroup = sourceOptions('orders', { topic: 'orders' }, { PIPEC_KAFKA_BROKERS: 'localhost:9092' }, 'shop').groupId;
+  const runtimeGroup = resolveKafkaSource('orders', { topic: opt('orders') }, 'shop').groupId;
   const group = /kafka_group_name = '([^']+)'/.exec(sql)?.[1];
   assert.equal(group, 'pipec-shop-orders-clickhouse');
   assert.notEqual(group, runtimeGroup);

@@ -26,8 +26,8 @@ export interface SinkDef {
   /**
    * The resolved configuration the compiler decided (the physical plan's, `${VAR}` already
    * substituted): connectors read it instead of applying defaults of their own. Absent only in
-   * hand-made defs (tests): the kafka and clickhouse sinks refuse those (tests resolve the options
-   * first, test/support/resolved-config.ts); file and stdout still resolve their options here.
+   * hand-made defs (tests), which every built-in connector refuses (tests resolve the options
+   * first, test/support/resolved-config.ts); connectors registered by tests may ignore it.
    */
   config?: SinkConfig;
   columns: ColumnDef[];

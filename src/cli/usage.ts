@@ -103,8 +103,10 @@ here means \`pipec run\` resumes. A sink's filter or projection is compatible, b
 `,
   },
   explain: {
-    synopsis: 'pipec explain [CODE]',
-    text: `Prints the long explanation of a diagnostic code; without a code, lists every code.
+    synopsis: 'pipec explain [CODE | CONNECTOR[.OPTION]]',
+    text: `Prints the long explanation of a diagnostic code; without a code, lists every code and
+connector. \`pipec explain kafka\` lists a connector's source and sink options (type, required,
+default, secret, what it does); \`pipec explain kafka.startup\` shows one option.
 `,
   },
   fmt: {

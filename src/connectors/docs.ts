@@ -6,7 +6,7 @@ import type { ConnectorDescriptor, OptSpec, OptType } from './descriptor.ts';
 
 export const CONNECTOR_DOCS_PATH = 'docs/connectors.md';
 
-function typeText(t: OptType): string {
+export function typeText(t: OptType): string {
   switch (t.kind) {
     case 'string':
       return 'string';

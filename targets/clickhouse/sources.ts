@@ -1,6 +1,7 @@
 // Source tables: Kafka engine tables (or their insertable stand-ins), the dead-letter table of each
 // topic, Debezium CDC into ReplacingMergeTree, watermark tables, and the nearest form for file/datagen.
-import type { IrColumn, IrOption, IrSource, SqlType } from '../../src/plan/ir.ts';
+import type { IrColumn, IrSource, SqlType } from '../../src/plan/ir.ts';
+import type { PlanValue, SourceTopic } from '../../src/plan/physical/types.ts';
 import { T } from '../../src/types/sql-type.ts';
 import { assertNever } from '../../src/util/assert-never.ts';
 import { addStmt, ensureDatabase, selectFrom, tableRel, type EmitContext, type Rel } from './model.ts';
@@ -89,8 +90,8 @@ function topicTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
 /** The Kafka engine clause (or the insertable MergeTree) of a topic-backed table. */
 function kafkaTable(ctx: EmitContext, src: IrSource, table: string, payload: { name: string; type: string }[], format: { name: string; settings: [string, string][] }): void {
   const name = qualified(ctx.db, table);
-  const topicOpt = src.options['topic'];
-  const topic = topicOpt?.envVars.length ? topicOpt.template : (optionText(topicOpt) ?? defaultTopic(src));
+  const t = topicOf(ctx, src);
+  const topic = t.topic.text;
   const virtualNames = new Set(KAFKA_VIRTUALS.map((v) => v.name));
   for (const c of payload) if (virtualNames.has(c.name)) ctx.bag.report('clickhouse-reserved-column', src.span, { source: src.name, column: c.name });
   if (ctx.sourceMode === 'insertable') {
@@ -104,25 +105,24 @@ function kafkaTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
     );
     return;
   }
-  const brokers = src.options['brokers'] ?? { value: '', template: '${PIPEC_KAFKA_BROKERS}', envVars: ['PIPEC_KAFKA_BROKERS'] };
-  // Every setting whose option comes from the environment goes to the named collection, never here.
-  const fromEnv = (k: string, o: IrOption | undefined): [string, IrOption][] => (o && o.envVars.length ? [[k, o]] : []);
-  const secret: [string, IrOption][] = [
-    ['kafka_broker_list', brokers],
-    ...format.settings.filter(([k]) => k === 'format_avro_schema_registry_url').map(([k]) => [k, registryOption(ctx, src)] as [string, IrOption]),
-    ...fromEnv('kafka_topic_list', src.options['topic']),
-    ...fromEnv('kafka_group_name', src.options['group_id']),
+  // Every setting whose value comes from the environment goes to the named collection, never here.
+  const fromEnv = (k: string, v: PlanValue | null): [string, PlanValue][] => (v && v.envVars.length ? [[k, v]] : []);
+  const secret: [string, PlanValue][] = [
+    ['kafka_broker_list', t.brokers],
+    ...format.settings.filter(([k]) => k === 'format_avro_schema_registry_url').map(([k]) => [k, t.registryUrl] as [string, PlanValue]),
+    ...fromEnv('kafka_topic_list', t.topic),
+    ...fromEnv('kafka_group_name', t.groupId),
   ];
-  const inCollection = new Set(secret.filter(([, o]) => o.envVars.length).map(([k]) => k));
+  const inCollection = new Set(secret.filter(([, v]) => v.envVars.length).map(([k]) => k));
   const plainSettings: [string, string][] = [];
   const collected: [string, string][] = [];
-  for (const [k, opt] of secret) {
-    if (opt.envVars.length) collected.push([k, opt.template]);
-    else plainSettings.push([k, str(opt.value)]);
+  for (const [k, v] of secret) {
+    if (v.envVars.length) collected.push([k, v.text]);
+    else plainSettings.push([k, str(v.text)]);
   }
   let engine = 'Kafka';
   const comments = [`source ${src.name}: Kafka topic ${topic}, format ${format.name}`];
-  const startup = optionText(src.options['startup']);
+  const startup = t.startup;
   // The Kafka engine resumes from the group's committed offsets; where a new group starts is librdkafka's
   // auto.offset.reset, a server-level setting (<kafka><auto_offset_reset>), not a table setting.
   if (startup === 'earliest' || startup === 'latest') comments.push(`startup = '${startup}': set <kafka><auto_offset_reset>${startup === 'earliest' ? 'smallest' : 'largest'}</auto_offset_reset></kafka> in the server config for a new consumer group`);
@@ -139,10 +139,10 @@ function kafkaTable(ctx: EmitContext, src: IrSource, table: string, payload: { n
   const settings: [string, string][] = [
     ...plainSettings,
     ...(inCollection.has('kafka_topic_list') ? [] : ([['kafka_topic_list', str(topic)]] as [string, string][])),
-    ...(inCollection.has('kafka_group_name') ? [] : ([['kafka_group_name', str(optionText(src.options['group_id']) ?? defaultGroup(ctx, src))]] as [string, string][])),
+    ...(inCollection.has('kafka_group_name') ? [] : ([['kafka_group_name', str(t.groupId?.text ?? defaultGroup(ctx, src))]] as [string, string][])),
     ['kafka_format', str(format.name)],
     ...format.settings.filter(([k]) => k !== 'format_avro_schema_registry_url'),
-    ['kafka_num_consumers', String(Number(optionText(src.options['consumers']) ?? '1') || 1)],
+    ['kafka_num_consumers', String(t.consumers)],
     // Bad records become rows with _error set (routed to the dead-letter table), never a stuck consumer.
     ['kafka_handle_error_mode', "'stream'"],
   ];
@@ -282,14 +282,11 @@ function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings:
   }
 }
 
-function registryOption(ctx: EmitContext, src: IrSource): IrOption {
-  return src.options['schema_registry_url'] ?? ctx.plan.pipeline.options['schema_registry_url'] ?? { value: '', template: '${PIPEC_SCHEMA_REGISTRY_URL}', envVars: ['PIPEC_SCHEMA_REGISTRY_URL'] };
-}
-
-function defaultTopic(src: IrSource): string {
-  // Debezium names change topics <topic.prefix>.<schema>.<table>; pipec uses the source name as prefix.
-  const table = optionText(src.options['table']);
-  return table ? `${src.name}.${table.includes('.') ? table : `public.${table}`}` : src.name;
+/** The source's topic as the physical plan resolved it (PhysicalSource.topic): never the options. */
+function topicOf(ctx: EmitContext, src: IrSource): SourceTopic {
+  const t = ctx.physical.sources.find((p) => p.id === src.id)?.topic;
+  if (!t) throw new Error(`clickhouse: source '${src.name}' has no topic in the physical plan`);
+  return t;
 }
 
 /**
@@ -301,10 +298,6 @@ function defaultGroup(ctx: EmitContext, src: IrSource): string {
   return `pipec-${ctx.plan.pipeline.name}-${src.name}-clickhouse`;
 }
 
-function optionText(o: IrOption | undefined): string | null {
-  if (!o) return null;
-  return o.envVars.length ? null : o.value;
-}
 
 /** PostgreSQL CDC: Debezium JSON topic → ReplacingMergeTree(_version, _is_deleted) keyed by the primary key. */
 function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
@@ -324,7 +317,7 @@ function cdcSource(ctx: EmitContext, src: IrSource): Rel | null {
     ctx,
     'pipeline',
     [
-      `source ${src.name}: PostgreSQL CDC read from Debezium topic ${optionText(src.options['topic']) ?? defaultTopic(src)} (JSON converter, decimal.handling.mode=string)`,
+      `source ${src.name}: PostgreSQL CDC read from Debezium topic ${topicOf(ctx, src).topic.text} (JSON converter, decimal.handling.mode=string)`,
       'ReplacingMergeTree(_version, _is_deleted): a key keeps its row of the highest version, the WAL position (LSN)',
       'of the change, so replays and reordering within Kafka cannot bring back an old version; a delete keeps the',
       "key's last row flagged _is_deleted = 1, which FINAL hides. Read it with SELECT ... FINAL.",

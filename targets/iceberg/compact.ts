@@ -1,7 +1,11 @@
 // Runs every compaction policy of a plan once against its Iceberg table (`pipec compact`).
+// Policies, sinks and catalogs come from the physical plan; the catalog's `${VAR}` options are
+// substituted with the run's variables (`vars`: the profile overlaid by the environment).
 // Failures are reported per policy as sentences naming the table and catalog, never as traces.
 import type { PlanDoc } from '../../src/plan/ir.ts';
-import { openCatalog } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
+import type { PhysicalCatalog } from '../../src/plan/physical/types.ts';
+import { substituteTemplate } from '../../src/util/env-template.ts';
+import { openCatalogWith } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
 import { identFromName } from '../runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { IcebergTableWriter } from '../runtime/lib/iceberg/writer/table-writer.ts';
 import { runCompactionAction } from './writer/maintenance.ts';
@@ -12,19 +16,20 @@ export interface CompactionOutcome {
   errors: string[];
 }
 
-export async function runCompaction(plan: PlanDoc, baseDir: string, log: (line: string) => void): Promise<CompactionOutcome> {
+export async function runCompaction(plan: PlanDoc, baseDir: string, log: (line: string) => void, vars: Record<string, string | undefined>): Promise<CompactionOutcome> {
   const errors: string[] = [];
-  const sinks = icebergSinks(plan, lowerPlan(plan));
-  for (const policy of plan.compactions) {
+  const physical = lowerPlan(plan);
+  const sinks = icebergSinks(plan, physical);
+  for (const policy of physical.compactions) {
     const sink = sinks.find((s) => s.name === policy.sink);
-    const catalogIr = plan.catalogs.find((c) => c.name === sink?.config.catalog);
-    if (!sink || !catalogIr) {
+    const planned = physical.catalogs.find((c) => c.name === sink?.config.catalog);
+    if (!sink || !planned) {
       errors.push(`policy ${policy.name}: sink ${policy.sink} is not an Iceberg sink with a declared catalog`);
       continue;
     }
-    const table = `${catalogIr.name}.${sink.config.table}`;
+    const table = `${planned.name}.${sink.config.table}`;
     try {
-      const catalog = await openCatalog(catalogIr, baseDir);
+      const catalog = await openPlanned(planned, vars, baseDir);
       try {
         const writer = new IcebergTableWriter(catalog, identFromName(sink.config.table));
         if (!(await catalog.load(writer.ident))) {
@@ -43,4 +48,10 @@ export async function runCompaction(plan: PlanDoc, baseDir: string, log: (line: 
     }
   }
   return { errors };
+}
+
+/** The catalog with its options' values for this run. */
+function openPlanned(c: PhysicalCatalog, vars: Record<string, string | undefined>, baseDir: string): ReturnType<typeof openCatalogWith> {
+  const values = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, v.envVars.length > 0 ? substituteTemplate(v.text, vars) : v.text]));
+  return openCatalogWith(c.name, c.type, values, baseDir);
 }

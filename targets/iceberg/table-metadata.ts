@@ -1,24 +1,24 @@
 // Table metadata as the Iceberg table spec defines it (format version 2, or 3 on request):
 // the document a catalog would hold right after CREATE TABLE, before the first snapshot.
 // Deterministic: the UUID comes from the names, `last-updated-ms` is 0.
-import type { IrCatalog } from '../../src/plan/ir.ts';
+import type { PhysicalCatalog } from '../../src/plan/physical/types.ts';
 import type { IcebergSinkInput } from './sink-input.ts';
 import type { IdLock } from './field-id-lock.ts';
 import type { TableLayout } from './table-layout.ts';
 import { nameUuid } from './deterministic-uuid.ts';
 
 /** `${PIPEC_WAREHOUSE}` stays a reference: generated files never hold machine values. */
-export function tableLocation(catalog: IrCatalog | undefined, table: string): string | null {
+export function tableLocation(catalog: PhysicalCatalog | undefined, table: string): string | null {
   const warehouse = catalog?.options['warehouse'];
   if (!warehouse) return null;
-  const base = (warehouse.envVars.length ? warehouse.template : warehouse.value).replace(/\/+$/, '');
+  const base = warehouse.text.replace(/\/+$/, '');
   return `${base}/${table.split('.').join('/')}`;
 }
 
 export function tableMetadata(
   pipeline: string,
   sink: IcebergSinkInput,
-  catalog: IrCatalog | undefined,
+  catalog: PhysicalCatalog | undefined,
   lock: IdLock,
   layout: TableLayout,
   properties: Record<string, string>,

@@ -1,12 +1,12 @@
-// Iceberg table properties derived from the sink options and the compaction policies that
-// maintain the table (table spec "Table Properties" / Iceberg configuration keys).
-import type { IrCompaction } from '../../src/plan/ir.ts';
+// Iceberg table properties derived from the sink's resolved config and the compaction policies that
+// maintain the table (both from the physical plan) (table spec "Table Properties" / Iceberg configuration keys).
+import type { PhysicalCompaction } from '../../src/plan/physical/types.ts';
 import type { IcebergSinkInput } from './sink-input.ts';
 
 /** Commit retries: bounded, exponential backoff with jitter, as the runtime writer does. */
 const COMMIT_RETRY = { 'commit.retry.num-retries': '10', 'commit.retry.min-wait-ms': '100', 'commit.retry.max-wait-ms': '60000', 'commit.retry.total-timeout-ms': '1800000' };
 
-export function tableProperties(pipeline: string, sink: IcebergSinkInput, policies: IrCompaction[]): Record<string, string> {
+export function tableProperties(pipeline: string, sink: IcebergSinkInput, policies: PhysicalCompaction[]): Record<string, string> {
   const ice = sink.config;
   const props: Record<string, string> = {
     'write.format.default': 'parquet',

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import { ensureServices } from '../support/services.ts';
 import { PostgresCdcSource } from '../../targets/runtime/lib/postgres-cdc/cdc-source.ts';
+import { sourceConfigOf } from '../support/resolved-config.ts';
 import type { SourceSink } from '../../targets/runtime/lib/io/source-types.ts';
 
 const N = Number(process.env.CDC_BENCH_N ?? 100_000);
@@ -70,7 +71,7 @@ try {
     { name: 'customer', kind: 'string', nullable: true },
   ];
   const src = new PostgresCdcSource(
-    { id: 's', name: 'bench', connector: 'postgres-cdc', format: null, options: { dsn: url, table, slot: srcSlot, publication: pub, snapshot: 'never' }, columns: cols, decode: null, timeIndex: -1, delayMs: 0, idleTimeoutMs: null },
+    { id: 's', name: 'bench', connector: 'postgres-cdc', format: null, options: { dsn: url, table, slot: srcSlot, publication: pub, snapshot: 'never' }, config: sourceConfigOf('postgres-cdc', 'bench', { dsn: url, table, slot: srcSlot, publication: pub, snapshot: 'never' }), columns: cols, decode: null, timeIndex: -1, delayMs: 0, idleTimeoutMs: null },
     out,
     { env: {} },
   );

@@ -98,6 +98,15 @@ test('pipec explain prints the long explanation of a code, and suggests on a typ
   assert.match(typo.stderr, /did you mean 'missing-env-var'/);
 });
 
+test('pipec explain kafka / kafka.startup print the connector\'s option docs from its descriptor', () => {
+  const all = pipec(['explain', 'kafka']);
+  assert.equal(all.status, 0, all.stderr);
+  assert.match(all.stdout, /^source options:\n/m);
+  assert.match(all.stdout, /^ {2}delivery \('exactly-once' \/ 'at-least-once', default at-least-once\)/m);
+  const one = pipec(['explain', 'kafka.startup']);
+  assert.equal(one.stdout, "kafka source option startup ('earliest' / 'latest' / 'committed', default committed) — Where a group without committed offsets starts.\n");
+});
+
 test('pipec build --check fails on a stale generated/ and passes after a build', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipec-cli-'));
   try {

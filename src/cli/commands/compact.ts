@@ -23,7 +23,8 @@ export async function compactCommand(ctx: CommandContext, args: CompactArgs): Pr
     ctx.io.stderr(`pipec compact: ${file} declares no CREATE COMPACTION POLICY\n`);
     return 1;
   }
-  const outcome = await runCompaction(r.plan, resolve(ctx.cwd, dirname(file)), (line) => ctx.io.stdout(`${line}\n`));
+  // The same values `${NAME}` resolved from at compile time: the profile, overlaid by the environment.
+  const outcome = await runCompaction(r.plan, resolve(ctx.cwd, dirname(file)), (line) => ctx.io.stdout(`${line}\n`), { ...ctx.resolvedEnv });
   for (const e of outcome.errors) ctx.io.stderr(`pipec compact: ${e}\n`);
   return outcome.errors.length ? 1 : 0;
 }

@@ -2,14 +2,14 @@
 // run, where a changelog normalize goes, which sources get a commit-time version clock, when a
 // GROUP BY emits '-U', pane sizes, partition keys, watermark paths, sink commit points and the
 // resolved connector configurations). Pure and deterministic.
-import type { IrColumn, IrOperator, IrSource, PlanDoc } from '../ir.ts';
+import type { IrColumn, IrOperator, IrOption, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
 import { sourcesNeedingNormalize } from '../state-fingerprints.ts';
 import { consumerMap, liveOperators } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
-import { commitPoint, sinkConfig, sinkTable, sourceConfig } from './connector-configs.ts';
+import { commitPoint, physicalCatalog, physicalCompaction, sinkConfig, sinkTable, sourceConfig, sourceTopic } from './connector-configs.ts';
 import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type VersionClock } from './types.ts';
 
 /** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
@@ -76,7 +76,7 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
     wmFrom.set(o.id, from);
   }
 
-  const sources = plan.sources.map((s): PhysicalSource => lowerSource(s, liveSources.has(s.id), normalized.has(s.id), clocks.get(s.id) ?? null, plan.pipeline.name));
+  const sources = plan.sources.map((s): PhysicalSource => lowerSource(s, liveSources.has(s.id), normalized.has(s.id), clocks.get(s.id) ?? null, plan.pipeline.name, plan.pipeline.options));
   const operators = plan.operators.map(
     (o): PhysicalOperator => ({
       id: o.id,
@@ -96,10 +96,19 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
     const config = sinkConfig(s, plan.pipeline.name);
     return { id: s.id, name: s.name, connector: s.connector, input: s.input, lateFrom: [...s.lateFrom], changelog: s.changelog, upsertKey: s.upsertKey, config, commit: commitPoint(config), table: sinkTable(s) };
   });
-  return { physicalVersion: PHYSICAL_VERSION, pipeline: { name: plan.pipeline.name, checkpointIntervalMs: plan.pipeline.checkpointIntervalMs }, sources, operators, sinks, unsupported };
+  return {
+    physicalVersion: PHYSICAL_VERSION,
+    pipeline: { name: plan.pipeline.name, checkpointIntervalMs: plan.pipeline.checkpointIntervalMs },
+    sources,
+    operators,
+    sinks,
+    catalogs: plan.catalogs.map(physicalCatalog),
+    compactions: plan.compactions.map(physicalCompaction),
+    unsupported,
+  };
 }
 
-function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: VersionClock | null, pipeline: string): PhysicalSource {
+function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: VersionClock | null, pipeline: string, pipelineOptions: Record<string, IrOption>): PhysicalSource {
   // Row layout: the used columns, plus the watermark column when pruned away.
   const cols = s.usedColumns.map((n) => s.columns[findCol(s.columns, n)]!).filter(Boolean);
   if (s.watermark && findCol(cols, s.watermark.column) < 0) {
@@ -125,6 +134,7 @@ function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: Ver
     normalize: normalized ? { key: [...s.primaryKey!] } : null,
     versionClock: clock,
     watermark,
+    topic: sourceTopic(s, pipelineOptions),
   };
 }
 

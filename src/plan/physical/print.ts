@@ -5,12 +5,14 @@ import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/conf
 import { displayText } from '../../util/unsafe-text.ts';
 import { formatDuration } from '../print/format.ts';
 import { stateBoundText } from '../print/expr.ts';
-import type { CommitPoint, PhysicalPlan, SinkTable } from './types.ts';
+import type { CommitPoint, PhysicalCatalog, PhysicalPlan, PlanValue, SinkTable, SourceTopic } from './types.ts';
 
 /** Config fields that hold secrets: shown only as their `${VAR}` template. */
 const SECRET_FIELDS = new Set(['password']);
 /** Fields that may embed a password (DSNs, URLs): the password part is masked. */
 const URL_FIELDS = new Set(['dsn', 'url']);
+/** Catalog options that hold secrets (Iceberg REST token and credential, a JDBC password). */
+const SECRET_CATALOG_OPTIONS = new Set(['token', 'credential', 'password']);
 /** Fields in milliseconds, shown as durations. */
 const isMs = (k: string): boolean => k.endsWith('Ms');
 
@@ -57,6 +59,20 @@ function clickhouseTableText(t: Extract<SinkTable, { kind: 'clickhouse' }>): str
   return parts.join(', ');
 }
 
+/** A catalog option as shown: a secret written inline is `***`, a URL's password is masked, templates print as written. */
+function shownValue(key: string, v: PlanValue): PlanValue {
+  if (SECRET_CATALOG_OPTIONS.has(key) && v.envVars.length === 0) return { ...v, text: '***' };
+  return { ...v, text: maskUrl(v.text) };
+}
+
+function shownCatalog(c: PhysicalCatalog): PhysicalCatalog {
+  return { ...c, options: Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, shownValue(k, v)])) };
+}
+
+function shownTopic(t: SourceTopic | null): SourceTopic | null {
+  return t && { ...t, brokers: shownValue('brokers', t.brokers), registryUrl: shownValue('registryUrl', t.registryUrl) };
+}
+
 const configLine = (c: SourceConfig | SinkConfig): string => shownConfig(c).map(([k, v]) => `${k}=${v}`).join(', ');
 
 export function printPhysicalText(p: PhysicalPlan): string {
@@ -88,6 +104,13 @@ export function printPhysicalText(p: PhysicalPlan): string {
     L.push(`  commits: ${commitText(s.commit)}`);
     if (s.table?.kind === 'clickhouse') L.push(`  table: ${displayText(clickhouseTableText(s.table))}`);
   }
+  if (p.catalogs.length || p.compactions.length) L.push('');
+  for (const c of p.catalogs.map(shownCatalog)) {
+    L.push(`catalog ${displayText(c.name)} (${c.type}): ${displayText(Object.keys(c.options).sort().filter((k) => k !== 'type').map((k) => `${k}=${c.options[k]!.text}`).join(', '))}`);
+  }
+  for (const c of p.compactions) {
+    L.push(`compaction ${displayText(c.name)} of sink ${displayText(c.sink)}: ${c.actions.map((a) => a.kind).join(', ')}; ${c.scheduleMs === null ? 'on demand' : `every ${formatDuration(c.scheduleMs)}`}`);
+  }
   if (p.unsupported.length) {
     L.push('');
     for (const u of p.unsupported) L.push(`cannot lower: ${displayText(u.what)} (${displayText(u.name)})`);
@@ -115,7 +138,12 @@ export function printPhysicalJson(p: PhysicalPlan): string {
     }
     return o as unknown as SourceConfig | SinkConfig;
   };
-  const shown = { ...p, sources: p.sources.map((s) => ({ ...s, config: mask(s.config) })), sinks: p.sinks.map((s) => ({ ...s, config: mask(s.config) })) };
+  const shown = {
+    ...p,
+    sources: p.sources.map((s) => ({ ...s, config: mask(s.config), topic: shownTopic(s.topic) })),
+    sinks: p.sinks.map((s) => ({ ...s, config: mask(s.config) })),
+    catalogs: p.catalogs.map(shownCatalog),
+  };
   return JSON.stringify(sortKeys(shown), null, 2) + '\n';
 }
 

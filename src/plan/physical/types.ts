@@ -2,11 +2,14 @@
 // alone. Plain JSON, versioned by PHYSICAL_VERSION; `pipec plan --physical` prints it (text,
 // json, dot) and the runtime code generator reads it. Documented in src/plan/CONTEXT.md.
 import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
-import type { Changelog, IrOperatorKind, IrPartitionField, IrSortField, StateBound } from '../ir.ts';
+import type { Changelog, IrCatalog, IrCompactionAction, IrOperatorKind, IrPartitionField, IrSortField, StateBound } from '../ir.ts';
 import type { Span } from '../../diagnostics/span.ts';
 
-/** 2: sinks carry their table layout (`table`). */
-export const PHYSICAL_VERSION = 2;
+/**
+ * 2: sinks carry their table layout (`table`). 3: topic-backed sources carry their topic (`topic`);
+ * the plan carries its Iceberg catalogs (`catalogs`) and compaction policies (`compactions`).
+ */
+export const PHYSICAL_VERSION = 3;
 
 export interface PhysicalPlan {
   physicalVersion: typeof PHYSICAL_VERSION;
@@ -15,6 +18,10 @@ export interface PhysicalPlan {
   /** The logical operators in the same (topological) order, each with its physical decisions. */
   operators: PhysicalOperator[];
   sinks: PhysicalSink[];
+  /** Every `CREATE CATALOG`, in declaration order (Iceberg sinks name one in their config). */
+  catalogs: PhysicalCatalog[];
+  /** Every `CREATE COMPACTION POLICY`, in declaration order. */
+  compactions: PhysicalCompaction[];
   /** What the plan asks for that cannot be lowered (targets report these; nothing runs). */
   unsupported: { what: string; name: string; span: Span }[];
 }
@@ -27,6 +34,51 @@ export interface VersionClock {
   meta: string;
   /** The source counts as caught up this long after its last change (its `idle_timeout`, default 5 s). */
   idleTimeoutMs: number;
+}
+
+/** An option's text as the plan may show it: its `${VAR}` template when `envVars` is non-empty, never the substituted value. */
+export interface PlanValue {
+  text: string;
+  envVars: string[];
+}
+
+/**
+ * The Kafka topic a source is read from by an engine that consumes it itself (ClickHouse's Kafka
+ * engine): a `kafka` source's topic, or the Debezium topic of a `postgres-cdc` table.
+ */
+export interface SourceTopic {
+  /** The `topic` option; else a postgres-cdc table's Debezium topic `<source>.<schema>.<table>`, else the source name. */
+  topic: PlanValue;
+  /** The `brokers` option, else `${PIPEC_KAFKA_BROKERS}`. */
+  brokers: PlanValue;
+  /** The `group_id` option as given; null: each engine names its own group (never the runtime's for ClickHouse). */
+  groupId: PlanValue | null;
+  /** The `startup` option as given (null: not given, or from the environment). */
+  startup: string | null;
+  /** Consumers per engine table (the `consumers` option, default 1). */
+  consumers: number;
+  /** The pipeline's `schema_registry_url` (or the source's), else `${PIPEC_SCHEMA_REGISTRY_URL}`. */
+  registryUrl: PlanValue;
+}
+
+/**
+ * An Iceberg catalog: its options with `${VAR}` templates kept (substituted where it is opened: the
+ * runtime at start, `pipec compact` with the run's variables), never their values.
+ */
+export interface PhysicalCatalog {
+  name: string;
+  type: IrCatalog['type'];
+  options: Record<string, PlanValue>;
+}
+
+/** A compaction policy of an Iceberg sink's table: what `pipec compact` runs and the maintenance files describe. */
+export interface PhysicalCompaction {
+  name: string;
+  /** The Iceberg sink's name. */
+  sink: string;
+  actions: IrCompactionAction[];
+  /** null: on demand only. */
+  scheduleMs: number | null;
 }
 
 export interface PhysicalSource {
@@ -47,6 +99,8 @@ export interface PhysicalSource {
   versionClock: VersionClock | null;
   /** Where the watermark starts: the column, its delay, its idle timeout (null: never idle). null: no event time. */
   watermark: { column: string; delayMs: number; idleTimeoutMs: number | null } | null;
+  /** `kafka` and `postgres-cdc` sources: the topic an engine that consumes it reads (physical version 3); null otherwise. */
+  topic: SourceTopic | null;
 }
 
 export interface PhysicalOperator {

@@ -1,9 +1,10 @@
 // Code of an Iceberg sink's `iceberg` field in the generated sink definitions: the table
 // layout and properties exactly as the Iceberg target computes them (table-layout.ts,
-// table-properties.ts, table-metadata.ts), the catalog with `${VAR}` option values resolved
-// from `env` at run time (never their values: generated files hold no secrets), and the
+// table-properties.ts, table-metadata.ts), the catalog (the physical plan's) with `${VAR}` option
+// values resolved from `env` at run time (never their values: generated files hold no secrets), and the
 // write settings. The runtime's lib/iceberg/ reads it (`IcebergSinkSpec`).
-import type { IrOption, IrSink, PlanDoc } from '../../../src/plan/ir.ts';
+import type { IrSink } from '../../../src/plan/ir.ts';
+import type { PhysicalPlan, PlanValue } from '../../../src/plan/physical/types.ts';
 import type { IcebergSinkInput } from '../../iceberg/sink-input.ts';
 import { emptyLock } from '../../iceberg/field-id-lock.ts';
 import { buildLayout, type LayoutProblem } from '../../iceberg/table-layout.ts';
@@ -14,10 +15,10 @@ import { jsJson, jsString } from './js-text.ts';
 const q = jsString;
 
 /** The same rule as module.ts `optionsCode`: `${VAR}` templates are substituted at run time. */
-function optionsCode(opts: Record<string, IrOption>, indent: string): string {
+function optionsCode(opts: Record<string, PlanValue>, indent: string): string {
   const keys = Object.keys(opts).sort();
   if (keys.length === 0) return '{}';
-  const code = (o: IrOption): string => (o.envVars.length > 0 ? `rt.subst(${q(o.template)}, env)` : q(o.value));
+  const code = (o: PlanValue): string => (o.envVars.length > 0 ? `rt.subst(${q(o.text)}, env)` : q(o.text));
   return '{\n' + keys.map((k) => `${indent}  ${q(k)}: ${code(opts[k]!)},`).join('\n') + `\n${indent}}`;
 }
 
@@ -31,19 +32,19 @@ function jsonCode(v: unknown, indent: string): string {
  * empty field-id lock: ids only matter when the runtime creates the table, and an existing
  * table's own schema is what the sink writes by (columns matched by name).
  */
-export function icebergSinkField(plan: PlanDoc, s: IcebergSinkInput | undefined, indent: string): string {
+export function icebergSinkField(phys: PhysicalPlan, s: IcebergSinkInput | undefined, indent: string): string {
   if (!s) return '';
   const ice = s.config;
   const lock = emptyLock(ice.table);
   const problems: LayoutProblem[] = [];
   const layout = buildLayout(s, lock, problems);
   const properties = tableProperties(
-    plan.pipeline.name,
+    phys.pipeline.name,
     s,
-    plan.compactions.filter((c) => c.sink === s.name),
+    phys.compactions.filter((c) => c.sink === s.name),
   );
-  const catalog = plan.catalogs.find((c) => c.name === ice.catalog);
-  const { location: _location, 'table-uuid': _uuid, ...metadata } = tableMetadata(plan.pipeline.name, s, catalog, lock, layout, properties);
+  const catalog = phys.catalogs.find((c) => c.name === ice.catalog);
+  const { location: _location, 'table-uuid': _uuid, ...metadata } = tableMetadata(phys.pipeline.name, s, catalog, lock, layout, properties);
   const i2 = indent + '  ';
   const lines = [
     `iceberg: {`,

@@ -261,7 +261,7 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
   out.push('  ],');
   out.push('  sinks: [');
   for (const s of plan.sinks) {
-    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(plan, icebergById.get(s.id), '    ')} },`);
+    out.push(`    { id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, options: ${sinkOptionsCode(s)}, config: ${configCode(physSink.get(s.id)!.config)}, columns: [${s.schema.map(columnDefCode).join(', ')}], json: json_${ident(s.id)}, cells: cells_${ident(s.id)}${icebergSinkField(phys, icebergById.get(s.id), '    ')} },`);
   }
   out.push('  ],');
   out.push('  instantiate(b) {');

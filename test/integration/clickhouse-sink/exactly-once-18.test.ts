@@ -94,5 +94,5 @@ test("options: delivery must be one of the two; exactly-once refuses dedup = 'of
   const make = (o: Record<string, string>): ClickHouseSink => new ClickHouseSink(sinkDef('o', { url: 'http://h:1', table: 't', ...o }, cols), { env: {} });
   assert.throws(() => make({ delivery: 'once' }), /^Error: sink 'o': delivery must be at-least-once or exactly-once, not 'once'$/);
   assert.throws(() => make({ delivery: 'exactly-once', dedup: 'off' }), /sink 'o': delivery = 'exactly-once' needs the deduplication token that dedup = 'off' turns off/);
-  assert.equal(make({}).opts.delivery, 'at-least-once');
+  assert.equal(make({}).config.delivery, 'at-least-once');
 });

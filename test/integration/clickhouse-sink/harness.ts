@@ -10,11 +10,12 @@ import type { ColumnDef } from '../../../targets/runtime/lib/io/source-types.ts'
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { ChColumn } from '../../../targets/runtime/lib/clickhouse/encode.ts';
 import type { ChTransport } from '../../../targets/runtime/lib/clickhouse/transport.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
 
 export const col = (name: string, kind: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, kind, nullable: true, ...extra });
 
 export function sinkDef(name: string, options: Record<string, string>, columns: ColumnDef[]): SinkDef {
-  return { id: name, name, connector: 'clickhouse', options, columns, json: () => '', cells: () => [] };
+  return { id: name, name, connector: 'clickhouse', options, config: sinkConfigOf('clickhouse', name, options), columns, json: () => '', cells: () => [] };
 }
 
 export function unique(prefix: string): string {

@@ -82,7 +82,7 @@ export async function pipecCompact(e: Env): Promise<string[]> {
   writeFileSync(file, spec('interop_compact', 'in1.ndjson', e.cases));
   const r = await compileFile(file, { cwd: e.dir, env: { get: (n) => e.env[n] } });
   const lines: string[] = [];
-  const out = await runCompaction(r.plan!, e.dir, (l) => lines.push(l));
+  const out = await runCompaction(r.plan!, e.dir, (l) => lines.push(l), e.env);
   assert.deepEqual(out, { ...out, errors: [] }, lines.join('\n'));
   step('pipec compact');
   return lines;

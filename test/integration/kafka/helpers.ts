@@ -5,6 +5,7 @@ import { ensureServices } from '../../support/services.ts';
 import type { Coordinates, SourceDef, SourceSink } from '../../../targets/runtime/lib/io/source-types.ts';
 import type { Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { KafkaSource, META, type KafkaMeta, type KafkaSourceHooks } from '../../../targets/runtime/lib/kafka/kafka-source.ts';
+import { sourceConfigOf } from '../../support/resolved-config.ts';
 
 export interface Env {
   brokers: string;
@@ -108,6 +109,7 @@ export function sourceDef(name: string, options: Record<string, string>): Source
     connector: 'kafka',
     format: 'json',
     options,
+    config: sourceConfigOf('kafka', name, options),
     columns: [
       { name: 'id', kind: 'string', nullable: false },
       // Declared as metadata columns, as the code generator does: the source attaches record

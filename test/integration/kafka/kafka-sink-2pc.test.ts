@@ -12,6 +12,7 @@ import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { rowKind, setRowKind, type Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { KafkaSink, type IntervalProgress, type KafkaSinkConfig } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
 import { createTopic, kafkaEnv, readTopic, unique } from './helpers.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
 
 after(async () => {
   await (await kafkaEnv()).admin.disconnect();
@@ -24,6 +25,7 @@ function sinkDef(topic: string, brokers: string, options: Record<string, string>
     name: 'out',
     connector: 'kafka',
     options: { topic, brokers, ...options },
+    config: sinkConfigOf('kafka', 'out', { topic, brokers, ...options }),
     columns: [
       { name: 'id', kind: 'string', nullable: false },
       { name: 'amount', kind: 'int', nullable: true },

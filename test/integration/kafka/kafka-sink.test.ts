@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import { KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
 import { createTopic, kafkaEnv, newSource, pollUntil, produce, readTopic, unique } from './helpers.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
 
 after(async () => {
   await (await kafkaEnv()).admin.disconnect();
@@ -17,6 +18,7 @@ function sinkDef(topic: string, brokers: string, options: Record<string, string>
     name: 'out',
     connector: 'kafka',
     options: { topic, brokers, ...options },
+    config: sinkConfigOf('kafka', 'out', { topic, brokers, ...options }),
     columns: [
       { name: 'id', kind: 'string', nullable: false },
       { name: 'region', kind: 'string', nullable: false },

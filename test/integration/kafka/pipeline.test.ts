@@ -14,7 +14,7 @@ after(async () => {
   await (await kafkaEnv()).admin.disconnect();
 });
 
-function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka'; options: Record<string, string>; kafka?: IrKafkaSink }) {
+function plan(topic: string, group: string, sink: { connector: 'file'; options: Record<string, string> } | { connector: 'kafka'; options: Record<string, string>; kafka: IrKafkaSink }) {
   const b = new PlanBuilder('kafka_pipe');
   b.source({
     name: 'orders',
@@ -30,7 +30,8 @@ function plan(topic: string, group: string, sink: { connector: 'file' | 'kafka';
     options: { topic, startup: 'earliest', group_id: group },
   });
   const scan = b.scan('orders', 'scan');
-  b.sink({ name: 'out', connector: sink.connector, input: scan, options: sink.options, file: sink.connector === 'file' ? { path: 'out.ndjson', format: 'ndjson' } : undefined, kafka: sink.kafka });
+  if (sink.connector === 'kafka') b.sink({ name: 'out', connector: 'kafka', input: scan, options: sink.options, kafka: sink.kafka });
+  else b.sink({ name: 'out', connector: 'file', input: scan, options: sink.options, file: { path: 'out.ndjson', format: 'ndjson' } });
   return b.build();
 }
 

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { ColumnDef, SourceDef, SourceSink } from '../../../targets/runtime/lib/io/source-types.ts';
 import type { Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { PostgresCdcSource } from '../../../targets/runtime/lib/postgres-cdc/cdc-source.ts';
+import { sourceConfigOf } from '../../support/resolved-config.ts';
 
 export interface Collected {
   rows: Row[];
@@ -27,7 +28,7 @@ export function collector(): { out: SourceSink; got: Collected } {
 }
 
 export function sourceDef(name: string, options: Record<string, string>, columns: ColumnDef[]): SourceDef {
-  return { id: name, name, connector: 'postgres-cdc', format: null, options, columns, decode: null, timeIndex: -1, delayMs: 0, idleTimeoutMs: null };
+  return { id: name, name, connector: 'postgres-cdc', format: null, options, config: sourceConfigOf('postgres-cdc', name, options), columns, decode: null, timeIndex: -1, delayMs: 0, idleTimeoutMs: null };
 }
 
 export const col = (name: string, kind: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, kind, nullable: true, ...extra });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { numericPrecision, pgDate, pgTimestamp } from '../../../targets/runtime/lib/postgres-cdc/pg-values.ts';
-import { redactDsn } from '../../../targets/runtime/lib/postgres-cdc/options.ts';
+import { redactDsn } from '../../../targets/runtime/lib/postgres-cdc/at-start.ts';
 
 test('timestamp and timestamptz texts become epoch ms', () => {
   const iso = (s: string): number => new Date(s).getTime();

@@ -12,18 +12,22 @@ import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { IntervalProgress, KafkaSink } from '../../../targets/runtime/lib/kafka/kafka-sink.ts';
 import { createTopic, kafkaEnv, readTopic, unique } from '../kafka/helpers.ts';
 import { memberContext } from './context.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
 
 after(async () => {
   await (await kafkaEnv()).admin.disconnect();
 });
 
 /** Rows are [id, amount]; the encoder stands in for the generated one. */
-function sinkDef(topic: string, brokers: string, options: Record<string, string> = {}): SinkDef {
+function sinkDef(topic: string, brokers: string, pipeline: string, options: Record<string, string> = {}): SinkDef {
+  const all = { topic, brokers, delivery: 'exactly-once', key: 'id', ...options };
   return {
     id: 'out',
     name: 'out',
     connector: 'kafka',
-    options: { topic, brokers, delivery: 'exactly-once', key: 'id', ...options },
+    options: all,
+    // The pipeline names the default transactional id, as the compiler's lowering does.
+    config: sinkConfigOf('kafka', 'out', all, pipeline),
     columns: [
       { name: 'id', kind: 'string', nullable: false },
       { name: 'amount', kind: 'int', nullable: true },
@@ -37,7 +41,7 @@ function sinkDef(topic: string, brokers: string, options: Record<string, string>
 async function memberSink(topic: string, pipeline: string, member: string | null, ck: string, options: Record<string, string> = {}): Promise<KafkaSink> {
   const { brokers } = await kafkaEnv();
   const ctx = memberContext({ pipeline, member, checkpointDir: path.join(ck, member ?? 'single') });
-  return kafkaModule.sinks!.kafka!(sinkDef(topic, brokers, options), ctx) as KafkaSink;
+  return kafkaModule.sinks!.kafka!(sinkDef(topic, brokers, pipeline, options), ctx) as KafkaSink;
 }
 
 /**
@@ -65,8 +69,8 @@ test('two members, default transactional ids: concurrent transactions of both co
   const ck = tempDir('pipec-scale-kafka-');
   const a = await memberSink(topic, pipeline, 'm0', ck);
   const b = await memberSink(topic, pipeline, 'm1', ck);
-  assert.equal(a.opts.transactionalId, `pipec-${pipeline}-out-m0`);
-  assert.equal(b.opts.commitGroup, `pipec-${pipeline}-out-m1-commits`);
+  assert.equal(a.transactionalId, `pipec-${pipeline}-out-m0`);
+  assert.equal(b.commitGroup, `pipec-${pipeline}-out-m1-commits`);
   const expected: string[] = [];
   try {
     a.open(null);
@@ -101,7 +105,7 @@ test('an explicit transactional_id gets -<member>; a member restarting after a c
   const ck = tempDir('pipec-scale-kafka-');
   const a = await memberSink(topic, pipeline, 'm0', ck, { transactional_id: tid });
   const b = await memberSink(topic, pipeline, 'm1', ck, { transactional_id: tid });
-  assert.deepEqual([a.opts.transactionalId, b.opts.transactionalId], [`${tid}-m0`, `${tid}-m1`]);
+  assert.deepEqual([a.transactionalId, b.transactionalId], [`${tid}-m0`, `${tid}-m1`]);
   a.open(null);
   b.open(null);
   a.write(['a1', 1]);

@@ -151,10 +151,10 @@ test('a sink table named like a generated view is an error, not a silent IF NOT 
 });
 
 test("the default consumer group is not the runtime's: a server and `pipec run` of one spec never split a topic", async () => {
-  const { sourceOptions } = await import('../../../targets/runtime/lib/kafka/options.ts');
+  const { resolveKafkaSource } = await import('../../../targets/runtime/lib/config/kafka/config.ts');
   const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders') } });
   const sql = emitClickHouse(plan('shop', { sources: [k] })).sql;
-  const runtimeGroup = sourceOptions('orders', { topic: 'orders' }, { PIPEC_KAFKA_BROKERS: 'localhost:9092' }, 'shop').groupId;
+  const runtimeGroup = resolveKafkaSource('orders', { topic: opt('orders') }, 'shop').groupId;
   const group = /kafka_group_name = '([^']+)'/.exec(sql)?.[1];
   assert.equal(group, 'pipec-shop-orders-clickhouse');
   assert.notEqual(group, runtimeGroup);
@@ -167,4 +167,20 @@ test('the header names the oldest ClickHouse server the DDL runs on', () => {
   const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders') } });
   const out = emitClickHouse(plan('shop', { sources: [k] }));
   assert.match(out.sql.split('\n')[1]!, /^-- Needs ClickHouse 23\.2 or newer/);
+});
+
+test('a Kafka engine table is made from the physical plan\'s topic, never from the options', async () => {
+  const { emitStatements } = await import('../../../targets/clickhouse/emit.ts');
+  const { lowerPlan } = await import('../../../src/plan/physical/lower.ts');
+  const k = kafkaSource('orders', [col('n', T.int())], { options: { topic: opt('orders'), group_id: opt('g1') } });
+  const p = plan('shop', { sources: [k] });
+  const phys = lowerPlan(p);
+  const t = phys.sources[0]!.topic!;
+  assert.deepEqual([t.topic.text, t.groupId?.text, t.brokers.text], ['orders', 'g1', '${PIPEC_KAFKA_BROKERS}']);
+  phys.sources[0]!.topic = { ...t, topic: { text: 'from-plan', envVars: [] }, groupId: { text: 'g-plan', envVars: [] }, consumers: 4 };
+  const sql = emitStatements(p, new DiagnosticBag(), {}, phys).sql;
+  assert.match(sql, /kafka_topic_list = 'from-plan'/);
+  assert.match(sql, /kafka_group_name = 'g-plan'/);
+  assert.match(sql, /kafka_num_consumers = 4/);
+  assert.doesNotMatch(sql, /'orders'|'g1'/);
 });

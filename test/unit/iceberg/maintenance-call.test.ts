@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maintenanceSparkSql, nextDoubleUp } from '../../../targets/iceberg/maintenance-plan.ts';
 import { icebergPlan } from '../../fixtures/iceberg/sink-plan.ts';
-import { syntheticSpan } from '../../../src/diagnostics/span.ts';
 import { icebergSinks } from '../../../targets/iceberg/sink-input.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
 
@@ -20,7 +19,7 @@ test('nextDoubleUp: ratio >= nextDoubleUp(x) exactly when ratio > x', () => {
 
 test('REWRITE DELETE FILES → rewrite_data_files with the size floor off and the strict threshold', () => {
   const plan = icebergPlan();
-  const sql = maintenanceSparkSql({ name: 'm', sink: 'lake', actions: [{ kind: 'rewrite_delete_files', deleteRatioAbove: 0.3 }], scheduleMs: null, span: syntheticSpan('x') }, icebergSinks(plan, lowerPlan(plan))[0]!, 'spec.pipe.sql');
+  const sql = maintenanceSparkSql({ name: 'm', sink: 'lake', actions: [{ kind: 'rewrite_delete_files', deleteRatioAbove: 0.3 }], scheduleMs: null }, icebergSinks(plan, lowerPlan(plan))[0]!, 'spec.pipe.sql');
   const call = sql.split('\n').find((l) => l.startsWith('CALL'))!;
   assert.equal(
     call,

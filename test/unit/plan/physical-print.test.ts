@@ -31,7 +31,7 @@ test('the text form shows resolved delivery, effective acks and commit points; s
   assert.match(text, /user=\$\{CH_USER\}/);
   for (const out of [text, printPhysicalJson(p), printPhysicalDot(p)]) assert.ok(!out.includes('inline-secret'), out);
   assert.match(text, /password=\*\*\*/);
-  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 2);
+  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 3);
   assert.match(printPhysicalDot(p), /^digraph "p" \{/);
 });
 
@@ -43,4 +43,43 @@ test('a ClickHouse sink shows the table it writes: a bare name in default, the s
 
 test('two lowerings of one plan print byte-identical text', async () => {
   assert.equal(printPhysicalJson(await physical()), printPhysicalJson(await physical()));
+});
+
+const LAKE = `
+CREATE SOURCE o (id BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+WITH (connector = 'kafka', topic = '\${ORDERS_TOPIC}', group_id = 'g1', startup = 'earliest');
+CREATE CATALOG rest_lake WITH (type = 'rest', uri = 'https://u:inline-pw@cat.example/api', token = 'inline-token', warehouse = 'w1');
+CREATE CATALOG env_lake WITH (type = 'rest', uri = 'https://cat.example/api', token = '\${LAKE_TOKEN}');
+CREATE SINK l FROM o WITH (connector = 'iceberg', catalog = 'rest_lake', table = 'a.t');
+CREATE COMPACTION POLICY keep ON l (EXPIRE SNAPSHOTS OLDER THAN INTERVAL '7' DAY RETAIN LAST 5) SCHEDULE EVERY INTERVAL '1' HOUR;
+`;
+
+test('v3: a Kafka source carries its topic, the plan its catalogs (secrets masked) and compaction policies', async () => {
+  const env: Record<string, string> = { ORDERS_TOPIC: 'orders-topic-value', LAKE_TOKEN: 'env-token-value' };
+  const r = await compileFile('p.pipe.sql', { cwd: '/', readText: () => LAKE, env: { get: (n) => env[n] } });
+  assert.ok(r.plan && !r.diagnostics.hasErrors, r.diagnostics.sorted().map((d) => d.message).join('\n'));
+  const p = lowerPlan(r.plan);
+  // The topic keeps its template (never the value); the group as given; brokers from the environment.
+  assert.deepEqual(p.sources[0]!.topic, {
+    topic: { text: '${ORDERS_TOPIC}', envVars: ['ORDERS_TOPIC'] },
+    brokers: { text: '${PIPEC_KAFKA_BROKERS}', envVars: ['PIPEC_KAFKA_BROKERS'] },
+    groupId: { text: 'g1', envVars: [] },
+    startup: 'earliest',
+    consumers: 1,
+    registryUrl: { text: '${PIPEC_SCHEMA_REGISTRY_URL}', envVars: ['PIPEC_SCHEMA_REGISTRY_URL'] },
+  });
+  assert.deepEqual(p.catalogs.map((c) => [c.name, c.type, c.options.token]), [
+    ['rest_lake', 'rest', { text: 'inline-token', envVars: [] }],
+    ['env_lake', 'rest', { text: '${LAKE_TOKEN}', envVars: ['LAKE_TOKEN'] }],
+  ]);
+  assert.deepEqual(p.compactions, [{ name: 'keep', sink: 'l', actions: [{ kind: 'expire_snapshots', olderThanMs: 7 * 86_400_000, retainLast: 5 }], scheduleMs: 3_600_000 }]);
+  const text = printPhysicalText(p);
+  const json = printPhysicalJson(p);
+  for (const out of [text, json]) {
+    for (const secret of ['inline-pw', 'inline-token', 'env-token-value', 'orders-topic-value']) assert.ok(!out.includes(secret), `${secret} in\n${out}`);
+  }
+  assert.match(text, /^catalog rest_lake \(rest\): token=\*\*\*, uri=https:\/\/u:\*\*\*@cat\.example\/api, warehouse=w1$/m);
+  assert.match(text, /^catalog env_lake \(rest\): token=\$\{LAKE_TOKEN\}, uri=https:\/\/cat\.example\/api$/m);
+  assert.match(text, /^compaction keep of sink l: expire_snapshots; every 1 h$/m);
+  assert.equal(JSON.parse(json).catalogs[0].options.token.text, '***');
 });

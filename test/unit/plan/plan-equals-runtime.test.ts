@@ -77,36 +77,33 @@ const brokers = (b: string | null): string[] => (b ?? ENV.PIPEC_KAFKA_BROKERS!).
  */
 function expectedAndHeld(c: SourceConfig | SinkConfig, running: any): [Record<string, unknown>, Record<string, unknown>] | null {
   switch (c.connector) {
+    // The connectors hold the plan's config as received (`config`, compared whole), plus what only
+    // the start knows: the environment's brokers / URL / DSN, the member's transactional id.
     case 'kafka':
       return [
         'groupId' in c
-          ? { brokers: brokers(c.brokers), topic: c.topic, groupId: c.groupId, startup: c.startup, maxBytesPerPartition: c.maxBytesPerPartition }
-          : { brokers: brokers(c.brokers), topic: c.topic, keyColumns: c.keyColumns, delivery: c.delivery, acks: c.acks === 'all' ? -1 : Number(c.acks), idempotent: c.idempotent, transactionalId: c.transactionalId, commitGroup: `${c.transactionalId}-commits` },
-        running.opts,
+          ? { config: c, brokers: brokers(c.brokers) }
+          : { config: c, brokers: brokers(c.brokers), transactionalId: c.transactionalId, commitGroup: `${c.transactionalId}-commits` },
+        running,
       ];
     case 'clickhouse':
       return [
         {
-          url: c.url ?? ENV.PIPEC_CLICKHOUSE_URL,
-          username: c.user ?? ENV.PIPEC_CLICKHOUSE_USER,
-          password: c.password ?? ENV.PIPEC_CLICKHOUSE_PASSWORD,
-          database: c.database,
-          table: c.table,
-          batchSize: c.batchSize,
-          flushIntervalMs: c.flushIntervalMs,
-          maxAttempts: c.maxAttempts,
-          backoffMs: c.retryBackoffMs,
-          maxBackoffMs: c.maxRetryBackoffMs,
-          dedup: c.dedup,
-          delivery: c.delivery,
+          config: c,
+          conn: {
+            url: c.url ?? ENV.PIPEC_CLICKHOUSE_URL,
+            username: c.user ?? ENV.PIPEC_CLICKHOUSE_USER,
+            password: c.password ?? ENV.PIPEC_CLICKHOUSE_PASSWORD,
+            database: c.database,
+            table: c.table,
+          },
         },
-        running.opts,
+        running,
       ];
-    case 'postgres-cdc':
-      return [
-        { dsn: c.dsn ?? ENV.PIPEC_PG_URL, table: c.table, slot: c.slot, publication: c.publication, snapshot: c.snapshot, heartbeatMs: c.heartbeatMs, snapshotFetch: c.snapshotFetchSize, reconnectTimeoutMs: c.reconnectTimeoutMs },
-        running.opts,
-      ];
+    case 'postgres-cdc': {
+      const [schema, relname] = c.table.includes('.') ? c.table.toLowerCase().split('.') : ['public', c.table.toLowerCase()];
+      return [{ config: c, conn: { dsn: c.dsn ?? ENV.PIPEC_PG_URL, table: c.table, schema, relname, slot: c.slot.toLowerCase(), publication: c.publication.toLowerCase() } }, running];
+    }
     case 'file':
       return 'follow' in c
         ? [{ path: c.path, format: c.format, follow: c.follow, allowEmpty: c.allowEmpty, bounded: !c.follow }, { ...running.config, bounded: running.bounded }]
@@ -201,8 +198,8 @@ test('orders_revenue: the late-rows Kafka sink runs at-least-once, as pipec plan
   const r = await compileFile('specs/orders_revenue.pipe.sql', { cwd: ROOT, env: { get: (n) => ENV[n] } });
   const def = instantiateBody(generateBody(r.plan!).body, ENV);
   const late = def.sinks.find((s) => s.name === 'orders_late')!;
-  const running = sinkFactory('kafka', ALL_MODULES)!(late, { ...ctx, pipeline: def.name }) as unknown as { opts: { delivery: string } };
+  const running = sinkFactory('kafka', ALL_MODULES)!(late, { ...ctx, pipeline: def.name }) as unknown as { config: { delivery: string } };
   const shown = lowerPlan(r.plan!).sinks.find((s) => s.name === 'orders_late')!.config;
   assert.equal(shown.connector === 'kafka' && shown.delivery, 'at-least-once');
-  assert.equal(running.opts.delivery, 'at-least-once');
+  assert.equal(running.config.delivery, 'at-least-once');
 });

@@ -7,7 +7,7 @@ import { fingerprint } from '../../../targets/runtime/codegen/module.ts';
 function plan(url: { value: string; template: string }, table = 'db.t') {
   const b = new PlanBuilder('fp');
   b.source({ name: 's', connector: 'datagen', columns: [column('id', T.int(false))], options: { total_rows: '10' } });
-  const sink = b.sink({ name: 'ch', connector: 'clickhouse', input: b.scan('s'), options: { table } });
+  const sink = b.sink({ name: 'ch', connector: 'clickhouse', input: b.scan('s'), options: { table }, clickhouse: { table, orderBy: [], partitionBy: null, ttl: null } });
   sink.options.url = { value: url.value, template: url.template, envVars: url.template.startsWith('${') ? ['PIPEC_CLICKHOUSE_URL'] : [] };
   return b.build();
 }

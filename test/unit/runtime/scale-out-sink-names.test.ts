@@ -5,18 +5,18 @@
 // With one, members must differ from each other and from the single-process names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sinkOptions } from '../../../targets/runtime/lib/kafka/options.ts';
+import { commitGroupOf, memberTransactionalId } from '../../../targets/runtime/lib/kafka/at-start.ts';
+import { resolveKafkaSink } from '../../../targets/runtime/lib/config/kafka/config.ts';
+import { rawOptions } from '../../support/resolved-config.ts';
 import { batchToken } from '../../../targets/runtime/lib/clickhouse/clickhouse-sink.ts';
 import { eosToken, type ClickHouseIntervalProgress } from '../../../targets/runtime/lib/clickhouse/exactly-once.ts';
 import { committedSeq } from '../../../targets/runtime/lib/iceberg/progress.ts';
 import type { TableMetadata } from '../../../targets/runtime/lib/iceberg/writer/metadata-json.ts';
 
-const env = { PIPEC_KAFKA_BROKERS: 'h:1' };
-
 test('kafka sink: member null keeps the transactional id and marker group; a member id is appended to the default and to a chosen id', () => {
   const names = (o: Record<string, string>, member?: string | null): [string, string] => {
-    const x = sinkOptions('alerts', { topic: 'out', delivery: 'exactly-once', ...o }, env, 'shop', member);
-    return [x.transactionalId, x.commitGroup];
+    const tid = memberTransactionalId(resolveKafkaSink('alerts', rawOptions({ topic: 'out', delivery: 'exactly-once', ...o }), 'shop'), member);
+    return [tid, commitGroupOf(tid)];
   };
   assert.deepEqual(names({}), ['pipec-shop-alerts', 'pipec-shop-alerts-commits']);
   assert.deepEqual(names({}, null), ['pipec-shop-alerts', 'pipec-shop-alerts-commits']);

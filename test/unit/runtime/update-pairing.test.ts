@@ -11,6 +11,7 @@ import { ClickHouseSink } from '../../../targets/runtime/lib/clickhouse/clickhou
 import { changelogSink, type SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
 import type { ChColumn } from '../../../targets/runtime/lib/clickhouse/encode.ts';
 import type { ChTransport } from '../../../targets/runtime/lib/clickhouse/transport.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
 
 const r = (kind: RowKind, k: unknown, n: number): Row => setRowKind([k, n], kind);
 
@@ -100,6 +101,7 @@ function chSink(cols: ChColumn[]): { sink: ClickHouseSink; tr: Recording } {
     name: 'out',
     connector: 'clickhouse',
     options: { url: 'http://127.0.0.1:1', table: 'default.t', dedup: 'off' },
+    config: sinkConfigOf('clickhouse', 'out', { url: 'http://127.0.0.1:1', table: 'default.t', dedup: 'off' }),
     columns: [
       { name: 'k', kind: 'STRING', nullable: false },
       { name: 'n', kind: 'BIGINT', nullable: false },

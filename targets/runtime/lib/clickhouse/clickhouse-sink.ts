@@ -25,7 +25,8 @@ import { DEDUP_SETTINGS, tableDedup, type TableDedup } from './dedup-check.ts';
 import { rowEncoder } from './encode.ts';
 import { crashPoint, eosProgress, eosToken, memberParts, newRunId, type CrashPoint, type ClickHouseIntervalProgress } from './exactly-once.ts';
 import { IntervalStore } from './interval-store.ts';
-import { ClickHouseSinkError, redactUrl, sinkOptions, sinkOptionsOf, type ClickHouseSinkOptions } from './options.ts';
+import { clickhouseConfigOf, ClickHouseSinkError, connectionOf, redactUrl, type ClickHouseConnection } from './at-start.ts';
+import type { ClickHouseSinkConfig as ResolvedClickHouseSink } from '../config/clickhouse/config.ts';
 import { HttpTransport, type ChTransport } from './transport.ts';
 
 /** What a checkpoint records (at-least-once): batches sent so far (restores the token sequence). */
@@ -101,7 +102,10 @@ const RETRYABLE_CODES = new Set(['159', '164', '202', '209', '210', '241', '242'
 
 export class ClickHouseSink implements RunningSink {
   rowsOut = 0;
-  readonly opts: ClickHouseSinkOptions;
+  /** The resolved config the compiler decided (`def.config`), as received. */
+  readonly config: ResolvedClickHouseSink;
+  /** URL, credentials and table, with what the environment gives at start. */
+  readonly conn: ClickHouseConnection;
   readonly stats: ClickHouseSinkStats = { inserts: 0, retries: 0, rowsInserted: 0 };
   /** Whether inserts carry insert_deduplication_token (decided once the server is known). */
   dedupActive = false;
@@ -142,11 +146,12 @@ export class ClickHouseSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: ClickHouseSinkConfig,
   ) {
-    this.opts = def.config?.connector === 'clickhouse' ? sinkOptionsOf(def.name, def.config, cfg.env) : sinkOptions(def.name, def.options, cfg.env);
-    this.transport = cfg.transport ?? new HttpTransport(this.opts);
-    this.where = `clickhouse sink '${def.name}' (${redactUrl(this.opts.url)}, table ${this.opts.database}.${this.opts.table})`;
+    this.config = clickhouseConfigOf(def);
+    this.conn = connectionOf(def.name, this.config, cfg.env);
+    this.transport = cfg.transport ?? new HttpTransport(this.conn);
+    this.where = `clickhouse sink '${def.name}' (${redactUrl(this.conn.url)}, table ${this.conn.database}.${this.conn.table})`;
     const dir = cfg.checkpointDir ?? null;
-    this.store = this.opts.delivery === 'exactly-once' && dir !== null ? new IntervalStore(dir, `clickhouse-sink-${def.id}`) : null;
+    this.store = this.config.delivery === 'exactly-once' && dir !== null ? new IntervalStore(dir, `clickhouse-sink-${def.id}`) : null;
     this.crash = crashPoint(cfg.env);
   }
 
@@ -166,7 +171,7 @@ export class ClickHouseSink implements RunningSink {
     this.lastProgress = eos;
     // Generated code sets the changelog mode before open(): only then do rows carry kinds.
     this.pairing = this.changelog() === 'append' ? null : new UpdatePairing(this.upsertKeyIndexes(), (row, action) => this.writeVersion(row, action === 'delete'));
-    if (this.opts.delivery === 'exactly-once' && this.store === null) {
+    if (this.config.delivery === 'exactly-once' && this.store === null) {
       this.cfg.warn?.(
         `${this.where}: delivery = 'exactly-once' needs a checkpoint directory (pipec run --checkpoint-dir DIR) to stage each interval until its checkpoint is durable; this run has none, so rows are inserted at-least-once as they come (a run without checkpoints never resumes: started again, it inserts everything again)`,
       );
@@ -187,10 +192,10 @@ export class ClickHouseSink implements RunningSink {
     } catch (e) {
       throw new ClickHouseSinkError(`${this.where}: cannot reach the server: ${(e as Error).message}`);
     }
-    const cols = await this.transport.columns(this.opts.database, this.opts.table);
+    const cols = await this.transport.columns(this.conn.database, this.conn.table);
     if (cols.length === 0) {
       throw new ClickHouseSinkError(
-        `${this.where}: the table ${this.opts.database}.${this.opts.table} does not exist; create it, for example with:\n\n${createTableSql(this.def, this.opts.database, this.opts.table, version)}\n`,
+        `${this.where}: the table ${this.conn.database}.${this.conn.table} does not exist; create it, for example with:\n\n${createTableSql(this.def, this.conn.database, this.conn.table, version)}\n`,
       );
     }
     const major = Number(version.split('.')[0]);
@@ -204,13 +209,13 @@ export class ClickHouseSink implements RunningSink {
     }
     this.encode = rowEncoder(this.def.columns, cols, { quoteDecimals: major >= 19 }, this.where);
     this.encodeDeleted = rowEncoder(this.def.columns, cols, { quoteDecimals: major >= 19, nullAsDefault: true }, this.where);
-    const hasToken = this.opts.dedup !== 'off' && (await this.transport.hasSetting('insert_deduplication_token'));
-    if (this.opts.dedup === 'token' && !hasToken) {
+    const hasToken = this.config.dedup !== 'off' && (await this.transport.hasSetting('insert_deduplication_token'));
+    if (this.config.dedup === 'token' && !hasToken) {
       throw new ClickHouseSinkError(`${this.where}: dedup = 'token' but ClickHouse ${version} has no insert_deduplication_token (added in 22.2)`);
     }
     this.dedupActive = hasToken;
     if (this.exactlyOnce) await this.checkExactlyOnce(version);
-    else if (!hasToken && this.opts.dedup === 'auto') {
+    else if (!hasToken && this.config.dedup === 'auto') {
       this.cfg.warn?.(`${this.where}: ClickHouse ${version} has no insert_deduplication_token; a batch replayed after a failure may be inserted twice (at-least-once)`);
     }
   }
@@ -218,17 +223,17 @@ export class ClickHouseSink implements RunningSink {
   /** Can a re-inserted interval be dropped by the server? Warns (or refuses, dedup = 'token') when not. */
   private async checkExactlyOnce(version: string): Promise<void> {
     const degraded = `${this.where}: delivery = 'exactly-once' degrades to at-least-once`;
-    const perCrash = `a batch whose insert a crash cut short is inserted again on restart (at most one batch of up to ${this.opts.batchSize} rows per crash)`;
+    const perCrash = `a batch whose insert a crash cut short is inserted again on restart (at most one batch of up to ${this.config.batchSize} rows per crash)`;
     if (!this.dedupActive) {
       this.cfg.warn?.(`${degraded}: ClickHouse ${version} has no insert_deduplication_token (added in 22.2), so ${perCrash}`);
       return;
     }
-    const full = `${this.opts.database}.${this.opts.table}`;
-    const table = await this.transport.tableDefinition(this.opts.database, this.opts.table);
+    const full = `${this.conn.database}.${this.conn.table}`;
+    const table = await this.transport.tableDefinition(this.conn.database, this.conn.table);
     const defaults = await this.transport.mergeTreeSettings(DEDUP_SETTINGS);
     this.tableDedup = tableDedup(full, table?.engine ?? 'unknown', table?.createQuery ?? '', defaults);
     if (this.tableDedup.deduplicates === false) {
-      if (this.opts.dedup === 'token') throw new ClickHouseSinkError(`${this.where}: dedup = 'token' but ${this.tableDedup.reason}`);
+      if (this.config.dedup === 'token') throw new ClickHouseSinkError(`${this.where}: dedup = 'token' but ${this.tableDedup.reason}`);
       this.cfg.warn?.(`${degraded}: ${this.tableDedup.reason}; until then ${perCrash}`);
     } else if (this.tableDedup.deduplicates === null) {
       this.cfg.warn?.(`${this.where}: cannot check that a re-inserted batch is dropped (delivery = 'exactly-once'): ${this.tableDedup.reason}`);
@@ -278,11 +283,11 @@ export class ClickHouseSink implements RunningSink {
       this.timer ??= setTimeout(() => {
         this.timer = null;
         this.cut();
-      }, this.opts.flushIntervalMs);
+      }, this.config.flushIntervalMs);
     }
     // Encoding waits for the table's types: buffer the row until then.
     this.current.push(this.encode ? this.line(row, version, deleted) : { row, version, deleted });
-    if (this.current.length >= this.opts.batchSize) this.cut();
+    if (this.current.length >= this.config.batchSize) this.cut();
   }
 
   /** The JSONEachRow line of a row, with `_version` / `_is_deleted` when the table has them. */
@@ -345,7 +350,7 @@ export class ClickHouseSink implements RunningSink {
       if (b.token === '') {
         // Rows written before the table's types were known are encoded now.
         b.lines = this.encoded(b.lines as (string | RawLine)[]);
-        b.token = batchToken(this.cfg.member, this.def.name, `${this.opts.database}.${this.opts.table}`, b);
+        b.token = batchToken(this.cfg.member, this.def.name, `${this.conn.database}.${this.conn.table}`, b);
       }
       await this.insertWithRetry(b.lines, this.dedupActive ? { insert_deduplication_token: b.token } : {}, `batch ${b.seq}`);
       this.pending.shift();
@@ -356,23 +361,23 @@ export class ClickHouseSink implements RunningSink {
   private async insertWithRetry(lines: readonly string[], settings: Record<string, string>, what: string): Promise<void> {
     const sleep = this.cfg.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const t0 = Date.now();
-    let delay = this.opts.backoffMs;
+    let delay = this.config.retryBackoffMs;
     for (let attempt = 1; ; attempt++) {
       try {
         this.stats.inserts++;
-        await this.transport.insert(this.opts.database, this.opts.table, lines, settings);
+        await this.transport.insert(this.conn.database, this.conn.table, lines, settings);
         return;
       } catch (e) {
         const code = (e as { code?: string }).code;
         const retryable = code === undefined || !/^\d+$/.test(code) || RETRYABLE_CODES.has(code);
-        if (!retryable || attempt >= this.opts.maxAttempts) {
+        if (!retryable || attempt >= this.config.maxAttempts) {
           const why = retryable ? `failed after ${attempt} attempts over ${((Date.now() - t0) / 1000).toFixed(1)} s` : 'was refused';
           throw new ClickHouseSinkError(`${this.where}: insert of ${lines.length} rows (${what}) ${why}: ${(e as Error).message.split('\n')[0]}`);
         }
         this.stats.retries++;
         // Full jitter would break nothing, but a fixed doubling keeps the total wait predictable.
         await sleep(delay);
-        delay = Math.min(delay * 2, this.opts.maxBackoffMs);
+        delay = Math.min(delay * 2, this.config.maxRetryBackoffMs);
       }
     }
   }
@@ -415,7 +420,7 @@ export class ClickHouseSink implements RunningSink {
     const version = this.changelog() !== 'append' ? { version: this.version } : {};
     // No rows: the checkpoint keeps naming the last interval (whose batches are all in).
     if (sealed === null) {
-      this.lastProgress ??= { delivery: 'exactly-once', run: this.run, seq: this.seq, file: null, rows: 0, batchSize: this.opts.batchSize, positions: 'null' };
+      this.lastProgress ??= { delivery: 'exactly-once', run: this.run, seq: this.seq, file: null, rows: 0, batchSize: this.config.batchSize, positions: 'null' };
       return { ...this.lastProgress, ...version };
     }
     const p: ClickHouseIntervalProgress = {
@@ -424,7 +429,7 @@ export class ClickHouseSink implements RunningSink {
       seq: ++this.seq,
       file: sealed.file,
       rows: sealed.lines,
-      batchSize: this.opts.batchSize,
+      batchSize: this.config.batchSize,
       // No row is processed while the checkpoint runs: the positions the interval ends at.
       positions: this.positionsText(),
       ...version,
@@ -473,7 +478,7 @@ export class ClickHouseSink implements RunningSink {
       this.cfg.warn?.(`${this.where}: an interval of ${total} batches is larger than the table's deduplication window (${window} inserts): a crash while inserting it may store its first batches twice; raise the window or batch_size`);
     }
     if (crashAt === 'before-inserts') process.kill(process.pid, 'SIGKILL');
-    const scope = { pipeline: this.cfg.pipeline ?? '', sink: this.def.name, table: `${this.opts.database}.${this.opts.table}`, member: this.cfg.member };
+    const scope = { pipeline: this.cfg.pipeline ?? '', sink: this.def.name, table: `${this.conn.database}.${this.conn.table}`, member: this.cfg.member };
     let index = 0;
     for await (const lines of store.batches(p.file, p.batchSize)) {
       if (!done.has(index)) {

@@ -5,7 +5,7 @@
 import type { ColumnDef } from '../io/source-types.ts';
 import type { Row } from '../ops/types.ts';
 import { formatDecimal, formatTimestamp, type Int64 } from '../values.ts';
-import { ClickHouseSinkError } from './options.ts';
+import { ClickHouseSinkError } from './at-start.ts';
 
 export interface ChColumn {
   name: string;

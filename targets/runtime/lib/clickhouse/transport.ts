@@ -3,7 +3,7 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { Readable } from 'node:stream';
 import { linesBody, type ChColumn } from './encode.ts';
-import type { ClickHouseSinkOptions } from './options.ts';
+import type { ClickHouseConnection } from './at-start.ts';
 
 export interface ChTransport {
   /** Server version ('18.16.1', '26.9.0', ...). */
@@ -25,7 +25,7 @@ const lit = (s: string): string => "'" + s.replace(/\\/g, '\\\\').replace(/'/g, 
 export class HttpTransport implements ChTransport {
   private readonly client: ClickHouseClient;
 
-  constructor(o: ClickHouseSinkOptions) {
+  constructor(o: ClickHouseConnection) {
     this.client = createClient({
       url: o.url,
       username: o.username,

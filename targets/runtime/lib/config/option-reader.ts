@@ -78,13 +78,6 @@ export class OptionReader {
   }
 }
 
-/** Plain strings (a hand-made runtime def, a test) as options without templates. */
-export function rawOptions(o: Record<string, string>): Record<string, RawOption> {
-  const out: Record<string, RawOption> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = { value: v, template: v, envVars: [] };
-  return out;
-}
-
 /** A comma-separated column list, trimmed, empty items dropped. */
 export function columnList(text: string | undefined): string[] {
   return (text ?? '')

@@ -10,23 +10,12 @@
 import { readDecimal, readTimestamp, type Int64 } from '../values.ts';
 import type { ColumnDef, RunningSource, SourceDef, SourceSink } from './source-types.ts';
 import { datagenSourceConfig } from './resolved-configs.ts';
-import { ConnectorConfigError } from '../config/option-reader.ts';
-import type { DatagenSourceConfig } from '../config/datagen/config.ts';
 
 type Gen = (i: number) => unknown;
 
 /** A datagen option that cannot be used; the runner reports it and does not start. */
 export class DatagenOptionError extends Error {}
 
-/** The compiler's resolved settings, or a hand-made def's through the same resolver (its errors as DatagenOptionError). */
-function resolvedConfig(def: SourceDef): DatagenSourceConfig {
-  try {
-    return datagenSourceConfig(def);
-  } catch (e) {
-    if (e instanceof ConnectorConfigError) throw new DatagenOptionError(e.message);
-    throw e;
-  }
-}
 
 const DURATION_RE = /^\s*(-?\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?\s*$/i;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000 };
@@ -76,7 +65,7 @@ export class DatagenSource implements RunningSource {
   ) {
     const o = def.options;
     // Source-wide settings as the compiler resolved them; per-column generators read `fields.*`.
-    const cfg = resolvedConfig(def);
+    const cfg = datagenSourceConfig(def);
     this.total = cfg.totalRows ?? Number.POSITIVE_INFINITY;
     this.bounded = Number.isFinite(this.total);
     this.rps = cfg.rowsPerSecond;

@@ -26,7 +26,8 @@ export interface SinkDef {
   /**
    * The resolved configuration the compiler decided (the physical plan's, `${VAR}` already
    * substituted): connectors read it instead of applying defaults of their own. Absent only in
-   * hand-made defs (tests), which the connector resolves with the same resolver.
+   * hand-made defs (tests), which every built-in connector refuses (tests resolve the options
+   * first, test/support/resolved-config.ts); connectors registered by tests may ignore it.
    */
   config?: SinkConfig;
   columns: ColumnDef[];

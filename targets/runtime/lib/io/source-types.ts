@@ -39,7 +39,7 @@ export interface SourceDef {
   format: string | null;
   /** Option values after `${VAR}` substitution. */
   options: Record<string, string>;
-  /** The resolved configuration the compiler decided (see SinkDef.config); absent in hand-made defs. */
+  /** The resolved configuration the compiler decided (see SinkDef.config); built-in connectors refuse a def without it. */
   config?: SourceConfig;
   columns: ColumnDef[];
   /**

@@ -27,7 +27,8 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Row } from '../ops/types.ts';
 import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
 import { UpdatePairing } from '../io/update-pairing.ts';
-import { KafkaOptionError, sinkOptions, sinkOptionsOf, type KafkaSinkOptions } from './options.ts';
+import { acksNumber, brokersOf, commitGroupOf, kafkaConfigOf, KafkaOptionError, memberTransactionalId } from './at-start.ts';
+import type { KafkaSinkConfig as ResolvedKafkaSink } from '../config/kafka/config.ts';
 import { IntervalFiles, type KeyValue } from './sink-intervals.ts';
 
 /** What a transaction commits besides the rows: the consumed offsets of a consumer group. */
@@ -35,8 +36,6 @@ export type TransactionOffsets = { consumerGroupId: string; topics: { topic: str
 
 export interface KafkaSinkConfig {
   env: Record<string, string | undefined>;
-  /** Pipeline name, for the default transactional id. */
-  pipeline?: string;
   /**
    * Scale-out: this process's member id (`ConnectorContext.member`), appended to the
    * transactional id and so to the marker group: members run the same sink at the same time
@@ -77,7 +76,14 @@ const RETRY_FOR_MS = 5 * 60_000;
 
 export class KafkaSink implements RunningSink {
   rowsOut = 0;
-  readonly opts: KafkaSinkOptions;
+  /** The resolved config the compiler decided (`def.config`), as received. */
+  readonly config: ResolvedKafkaSink;
+  /** `config.brokers`, else `PIPEC_KAFKA_BROKERS` at start. */
+  readonly brokers: string[];
+  /** `config.transactionalId`, with `-<member>` when scaled out. */
+  readonly transactionalId: string;
+  /** Exactly-once: the group whose committed offset numbers the last interval published. */
+  readonly commitGroup: string;
   private readonly kafka: Kafka;
   private producer: Producer;
   private connected: Promise<void> | null = null;
@@ -110,16 +116,18 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
-    // The compiler's resolved config when the def has one (generated pipelines always do).
-    this.opts = def.config?.connector === 'kafka' ? sinkOptionsOf(def.name, def.config, cfg.env, cfg.member) : sinkOptions(def.name, def.options, cfg.env, cfg.pipeline, cfg.member);
-    this.keyIdx = this.keyIndexes(this.opts.keyColumns);
+    this.config = kafkaConfigOf(def, 'sink');
+    this.brokers = brokersOf(this.config.brokers, cfg.env);
+    this.transactionalId = memberTransactionalId(this.config, cfg.member);
+    this.commitGroup = commitGroupOf(this.transactionalId);
+    this.keyIdx = this.keyIndexes(this.config.keyColumns);
     this.kafka = new Kafka({
       clientId: `pipec-${def.name}`,
-      brokers: this.opts.brokers,
+      brokers: this.brokers,
       logLevel: logLevel.NOTHING,
       retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
     });
-    this.eos = this.opts.delivery === 'exactly-once';
+    this.eos = this.config.delivery === 'exactly-once';
     this.intervals = this.eos && cfg.checkpointDir ? new IntervalFiles(cfg.checkpointDir, `kafka-sink-${def.id}`) : null;
     this.producer = this.newProducer();
   }
@@ -127,10 +135,10 @@ export class KafkaSink implements RunningSink {
   private newProducer(): Producer {
     return this.kafka.producer({
       // Idempotence needs acks=all; a sink that asked for weaker acks gets a plain producer.
-      idempotent: this.opts.idempotent,
-      maxInFlightRequests: this.opts.idempotent ? 1 : undefined,
+      idempotent: this.config.idempotent,
+      maxInFlightRequests: this.config.idempotent ? 1 : undefined,
       allowAutoTopicCreation: false,
-      ...(this.eos ? { transactionalId: this.opts.transactionalId } : {}),
+      ...(this.eos ? { transactionalId: this.transactionalId } : {}),
     });
   }
 
@@ -146,7 +154,7 @@ export class KafkaSink implements RunningSink {
     // Generated code marks a changelog sink (changelogSink) after constructing it.
     const cdef = this.def as ChangelogSinkDef;
     try {
-      this.keyIdx = this.keyIndexes(keyColumns(cdef, this.opts));
+      this.keyIdx = this.keyIndexes(keyColumns(cdef, this.config));
     } catch (e) {
       // The runner calls open() outside its error handling: the first row, or the first
       // checkpoint, reports it.
@@ -156,7 +164,7 @@ export class KafkaSink implements RunningSink {
     this.opField = (cdef.changelog ?? 'append') !== 'append';
     // The key columns of a changelog sink are its upsert key (keyColumns checks it).
     this.pairing = this.opField ? new UpdatePairing(this.keyIdx, (row, action) => this.writeKeyed(row, action)) : null;
-    const what = `Kafka at ${this.opts.brokers.join(', ')} (sink '${this.def.name}', topic '${this.opts.topic}'): connecting`;
+    const what = `Kafka at ${this.brokers.join(', ')} (sink '${this.def.name}', topic '${this.config.topic}'): connecting`;
     this.connected = this.cfg.warn ? noticeWhileWaiting(this.start(progress as IntervalProgress | null), what, this.cfg.warn) : this.start(progress as IntervalProgress | null);
     this.connected.catch((e: Error) => (this.failure ??= e));
   }
@@ -182,7 +190,7 @@ export class KafkaSink implements RunningSink {
     if (progress !== null && progress.seq > published && !fileGone) {
       if (published < 0 && progress.seq > 1 && progress.messages > 0) {
         this.cfg.warn?.(
-          `sink '${this.def.name}': group '${this.opts.commitGroup}' has no committed offset (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days by default), so whether interval ${progress.seq} was published cannot be told; publishing it again — its ${progress.messages} message(s) may appear twice`,
+          `sink '${this.def.name}': group '${this.commitGroup}' has no committed offset (Kafka drops a group's offsets offsets.retention.minutes after its last commit, 7 days by default), so whether interval ${progress.seq} was published cannot be told; publishing it again — its ${progress.messages} message(s) may appear twice`,
         );
       }
       const intervals = this.intervals;
@@ -214,10 +222,10 @@ export class KafkaSink implements RunningSink {
     await admin.connect();
     try {
       const topics = await admin.listTopics();
-      if (!topics.includes(this.opts.topic)) {
-        const brokers = this.opts.brokers.join(',');
+      if (!topics.includes(this.config.topic)) {
+        const brokers = this.brokers.join(',');
         throw new Error(
-          `sink '${this.def.name}': the Kafka topic '${this.opts.topic}' does not exist on ${brokers}; create it first, for example: kafka-topics.sh --bootstrap-server ${brokers} --create --topic ${this.opts.topic} --partitions 1`,
+          `sink '${this.def.name}': the Kafka topic '${this.config.topic}' does not exist on ${brokers}; create it first, for example: kafka-topics.sh --bootstrap-server ${brokers} --create --topic ${this.config.topic} --partitions 1`,
         );
       }
     } finally {
@@ -230,7 +238,7 @@ export class KafkaSink implements RunningSink {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const got = await admin.fetchOffsets({ groupId: this.opts.commitGroup, topics: [this.opts.topic] });
+      const got = await admin.fetchOffsets({ groupId: this.commitGroup, topics: [this.config.topic] });
       const p = got[0]?.partitions.find((x) => x.partition === 0);
       return p === undefined ? -1 : Number(p.offset);
     } finally {
@@ -294,7 +302,7 @@ export class KafkaSink implements RunningSink {
   private async send(messages: KeyValue[]): Promise<void> {
     await this.connected;
     for (let i = 0; i < messages.length; i += SEND_CHUNK) {
-      await this.producer.send({ topic: this.opts.topic, acks: this.opts.acks, messages: messages.slice(i, i + SEND_CHUNK) });
+      await this.producer.send({ topic: this.config.topic, acks: acksNumber(this.config.acks), messages: messages.slice(i, i + SEND_CHUNK) });
     }
   }
 
@@ -319,9 +327,9 @@ export class KafkaSink implements RunningSink {
       retry = true;
       const tx = await this.producer.transaction();
       try {
-        for await (const c of chunks()) await tx.send({ topic: this.opts.topic, messages: c });
+        for await (const c of chunks()) await tx.send({ topic: this.config.topic, messages: c });
         for (const o of offsets()) await retryConcurrent(() => tx.sendOffsets(o));
-        const marker = { consumerGroupId: this.opts.commitGroup, topics: [{ topic: this.opts.topic, partitions: [{ partition: 0, offset: String(seq) }] }] };
+        const marker = { consumerGroupId: this.commitGroup, topics: [{ topic: this.config.topic, partitions: [{ partition: 0, offset: String(seq) }] }] };
         await retryConcurrent(() => tx.sendOffsets(marker));
         await tx.commit();
       } catch (e) {
@@ -447,7 +455,7 @@ export class KafkaSink implements RunningSink {
  * The message key columns: the `key` option, else the input's upsert key. A changelog input
  * needs a key (a tombstone without one deletes nothing), and it must be the upsert key.
  */
-function keyColumns(def: ChangelogSinkDef, o: KafkaSinkOptions): string[] {
+function keyColumns(def: ChangelogSinkDef, o: ResolvedKafkaSink): string[] {
   const changelog = def.changelog ?? 'append';
   if (changelog === 'append') return o.keyColumns;
   const upsert = def.upsertKey ?? [];

@@ -8,7 +8,8 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { setRowKind, type RowKind } from '../ops/types.ts';
 import type { FormatFactory } from '../connectors.ts';
 import { CHANGES, createFormatDecoder, FAIL, SKIP, type FormatDecoder } from '../formats/index.ts';
-import { sourceOptions, sourceOptionsOf, type KafkaSourceOptions } from './options.ts';
+import { brokersOf, kafkaConfigOf } from './at-start.ts';
+import type { KafkaSourceConfig as ResolvedKafkaSource } from '../config/kafka/config.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { noticeWhileWaiting } from '../io/waiting.ts';
 
@@ -91,8 +92,6 @@ interface Pending {
 
 export interface KafkaSourceConfig {
   env: Record<string, string | undefined>;
-  /** Pipeline name, for the default group id. */
-  pipeline?: string;
   hooks?: KafkaSourceHooks;
   /** Client id prefix (tests tell members apart). */
   clientId?: string;
@@ -108,7 +107,10 @@ export interface KafkaSourceConfig {
 export class KafkaSource implements RunningSource {
   readonly bounded = false;
   readonly finished = false;
-  readonly opts: KafkaSourceOptions;
+  /** The resolved config the compiler decided (`def.config`), as received. */
+  readonly config: ResolvedKafkaSource;
+  /** `config.brokers`, else `PIPEC_KAFKA_BROKERS` at start. */
+  readonly brokers: string[];
   private readonly kafka: Kafka;
   private readonly consumer: Consumer;
   private readonly admin: Admin;
@@ -137,21 +139,22 @@ export class KafkaSource implements RunningSource {
     private readonly out: SourceSink,
     cfg: KafkaSourceConfig,
   ) {
-    this.opts = def.config?.connector === 'kafka' ? sourceOptionsOf(def.name, def.config, cfg.env) : sourceOptions(def.name, def.options, cfg.env, cfg.pipeline);
+    this.config = kafkaConfigOf(def, 'source');
+    this.brokers = brokersOf(this.config.brokers, cfg.env);
     this.hooks = cfg.hooks ?? {};
     this.defer = cfg.deferNewPartitions ?? false;
     this.wantMeta = def.columns.some((c) => c.meta !== undefined);
     this.format = createFormatDecoder(def, cfg.env, cfg.formats);
     this.kafka = new Kafka({
       clientId: cfg.clientId ?? `pipec-${def.name}`,
-      brokers: this.opts.brokers,
+      brokers: this.brokers,
       logLevel: logLevel.NOTHING,
       // A broker restart takes seconds to tens of seconds: keep retrying rather than crash.
       retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
     });
     this.consumer = this.kafka.consumer({
-      groupId: this.opts.groupId,
-      maxBytesPerPartition: this.opts.maxBytesPerPartition,
+      groupId: this.config.groupId,
+      maxBytesPerPartition: this.config.maxBytesPerPartition,
       retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 60 },
     });
     this.admin = this.kafka.admin();
@@ -168,14 +171,14 @@ export class KafkaSource implements RunningSource {
       const part = this.parts.get(e.payload.partition);
       if (part !== undefined && part.assigned && !part.awaiting) this.fetched(part, e.payload.highWatermark, e.payload.lastOffset);
     });
-    c.on(GROUP_JOIN, (e) => this.assigned(e.payload.memberAssignment[this.opts.topic] ?? []));
+    c.on(GROUP_JOIN, (e) => this.assigned(e.payload.memberAssignment[this.config.topic] ?? []));
     c.on(CRASH, (e) => {
       if (!e.payload.restart) this.failure = e.payload.error;
     });
     await this.admin.connect();
     await this.refreshBounds();
     await c.connect();
-    await c.subscribe({ topics: [this.opts.topic], fromBeginning: this.opts.startup !== 'latest' });
+    await c.subscribe({ topics: [this.config.topic], fromBeginning: this.config.startup !== 'latest' });
     await c.run({
       autoCommit: false,
       // Several partitions' batches wait in the queue at once; poll drains them in turn.
@@ -236,19 +239,19 @@ export class KafkaSource implements RunningSource {
     this.probing = true;
     this.lastProbe = t;
     void (async () => {
-      const offs = await this.admin.fetchTopicOffsets(this.opts.topic);
+      const offs = await this.admin.fetchTopicOffsets(this.config.topic);
       const highs = new Map(offs.map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }]));
       const waiting = [...this.parts.values()].filter((ps) => ps.assigned && !ps.awaiting && ps.end < 0);
       let committed: Map<number, number> | null = null;
       if (waiting.some((ps) => ps.info.next === null)) {
-        const [tp] = await this.admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+        const [tp] = await this.admin.fetchOffsets({ groupId: this.config.groupId, topics: [this.config.topic] });
         committed = new Map((tp?.partitions ?? []).map((x) => [x.partition, Number(x.offset)]));
       }
       for (const ps of waiting) {
         const b = highs.get(ps.info.partition);
         if (b === undefined || ps.end >= 0) continue;
         const c = committed?.get(ps.info.partition) ?? -1;
-        const start = ps.info.next ?? (c >= 0 ? c : this.opts.startup === 'latest' ? b.high : b.low);
+        const start = ps.info.next ?? (c >= 0 ? c : this.config.startup === 'latest' ? b.high : b.low);
         if (b.high <= start) {
           ps.high = Math.max(ps.high, b.high);
           ps.end = start;
@@ -262,7 +265,7 @@ export class KafkaSource implements RunningSource {
   }
 
   private async refreshBounds(): Promise<void> {
-    const offs = await this.admin.fetchTopicOffsets(this.opts.topic);
+    const offs = await this.admin.fetchTopicOffsets(this.config.topic);
     for (const o of offs) this.bounds.set(o.partition, { low: Number(o.low), high: Number(o.high) });
   }
 
@@ -289,8 +292,8 @@ export class KafkaSource implements RunningSource {
     for (const n of [...now].sort((a, b) => a - b)) {
       let ps = this.parts.get(n);
       if (ps === undefined) {
-        const id = `${this.opts.topic}-${n}`;
-        ps = { info: { id, topic: this.opts.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, end: -1, reported: null, lastTs: 0, awaiting: false };
+        const id = `${this.config.topic}-${n}`;
+        ps = { info: { id, topic: this.config.topic, partition: n, index: this.out.partitionAdded(id), next: null }, assigned: false, revoked: false, high: 0, end: -1, reported: null, lastTs: 0, awaiting: false };
         this.parts.set(n, ps);
       }
       // Whatever was known of its lag is stale now: behind until a fetch tells.
@@ -302,7 +305,7 @@ export class KafkaSource implements RunningSource {
       if (ps.assigned) {
         // The client restarts a kept partition from the group's committed offset: put it back
         // where this member actually is.
-        if (ps.info.next !== null) this.consumer.seek({ topic: this.opts.topic, partition: n, offset: String(ps.info.next) });
+        if (ps.info.next !== null) this.consumer.seek({ topic: this.config.topic, partition: n, offset: String(ps.info.next) });
         continue;
       }
       ps.assigned = true;
@@ -323,9 +326,9 @@ export class KafkaSource implements RunningSource {
         // whatever `startup` says (that applies to the pipeline's first start only).
         ps.revoked = false;
         ps.info.next = null;
-      } else if (ps.info.next === null && this.opts.startup === 'earliest') ps.info.next = b?.low ?? 0;
-      else if (ps.info.next === null && this.opts.startup === 'latest') ps.info.next = b?.high ?? 0;
-      if (ps.info.next !== null) this.consumer.seek({ topic: this.opts.topic, partition: n, offset: String(ps.info.next) });
+      } else if (ps.info.next === null && this.config.startup === 'earliest') ps.info.next = b?.low ?? 0;
+      else if (ps.info.next === null && this.config.startup === 'latest') ps.info.next = b?.high ?? 0;
+      if (ps.info.next !== null) this.consumer.seek({ topic: this.config.topic, partition: n, offset: String(ps.info.next) });
       added.push({ ...ps.info });
     }
     if (added.length > 0) this.hooks.onAssigned?.(added);
@@ -333,7 +336,7 @@ export class KafkaSource implements RunningSource {
 
   async poll(budget: number): Promise<number> {
     if (this.started === null) {
-      const what = `Kafka at ${this.opts.brokers.join(', ')} (topic '${this.opts.topic}', consumer group '${this.opts.groupId}'): connecting and joining the group`;
+      const what = `Kafka at ${this.brokers.join(', ')} (topic '${this.config.topic}', consumer group '${this.config.groupId}'): connecting and joining the group`;
       this.started = noticeWhileWaiting(this.start(), what, (m) => this.out.warn(m));
       await this.started;
     }
@@ -342,7 +345,7 @@ export class KafkaSource implements RunningSource {
     const wantMeta = this.wantMeta;
     const decode = this.def.decode!;
     const fmt = this.format;
-    const topic = this.opts.topic;
+    const topic = this.config.topic;
     const queue = this.queue;
     for (let qi = 0; qi < queue.length; qi++) {
       const q = queue[qi]!;
@@ -446,12 +449,12 @@ export class KafkaSource implements RunningSource {
 
   /** Resume from a checkpoint: these positions win over committed offsets and `startup`. */
   seek(pos: unknown): void {
-    const prefix = `${this.opts.topic}-`;
+    const prefix = `${this.config.topic}-`;
     for (const [id, next] of Object.entries(pos as Record<string, number>)) {
       if (!id.startsWith(prefix)) continue;
       const n = Number(id.slice(prefix.length));
       const index = this.out.partitionAdded(id);
-      this.parts.set(n, { info: { id, topic: this.opts.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, end: -1, reported: true, lastTs: 0, awaiting: false });
+      this.parts.set(n, { info: { id, topic: this.config.topic, partition: n, index, next }, assigned: false, revoked: false, high: 0, end: -1, reported: true, lastTs: 0, awaiting: false });
       this.out.partitionBehind?.(index, true);
     }
   }
@@ -462,7 +465,7 @@ export class KafkaSource implements RunningSource {
    */
   async commit(positions: unknown): Promise<void> {
     const list = this.offsetList(positions as Record<string, number>);
-    if (list.length > 0) await this.consumer.commitOffsets(list.map((x) => ({ topic: this.opts.topic, ...x })));
+    if (list.length > 0) await this.consumer.commitOffsets(list.map((x) => ({ topic: this.config.topic, ...x })));
   }
 
   /**
@@ -475,7 +478,7 @@ export class KafkaSource implements RunningSource {
 
   /** The same offsets in the shape a transactional producer's `sendOffsets` takes. */
   transactionOffsets(positions: unknown): { consumerGroupId: string; topics: { topic: string; partitions: { partition: number; offset: string }[] }[] } {
-    return { consumerGroupId: this.opts.groupId, topics: [{ topic: this.opts.topic, partitions: this.offsetList(positions as Record<string, number>) }] };
+    return { consumerGroupId: this.config.groupId, topics: [{ topic: this.config.topic, partitions: this.offsetList(positions as Record<string, number>) }] };
   }
 
   private offsetList(pos: Record<string, number>): { partition: number; offset: string }[] {
@@ -511,18 +514,18 @@ export class KafkaSource implements RunningSource {
     if (at === null) {
       await this.refreshBounds();
       const b = this.bounds.get(ps.info.partition);
-      if (this.opts.startup === 'committed') {
-        const [t] = await this.admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+      if (this.config.startup === 'committed') {
+        const [t] = await this.admin.fetchOffsets({ groupId: this.config.groupId, topics: [this.config.topic] });
         const c = Number(t?.partitions.find((p) => p.partition === ps.info.partition)?.offset ?? -1);
         at = c >= 0 ? c : (b?.low ?? 0);
-      } else at = this.opts.startup === 'latest' ? (b?.high ?? 0) : (b?.low ?? 0);
+      } else at = this.config.startup === 'latest' ? (b?.high ?? 0) : (b?.low ?? 0);
       // Lost (and maybe won again) while asking the broker: the runner handles that change first.
       if (!ps.assigned || !ps.awaiting || ps.wins !== win) return;
     }
     ps.info.next = at;
     ps.awaiting = false;
     ps.end = -1;
-    this.consumer.seek({ topic: this.opts.topic, partition: ps.info.partition, offset: String(at) });
+    this.consumer.seek({ topic: this.config.topic, partition: ps.info.partition, offset: String(at) });
   }
 
   /** The next offset of partition `index` as far as this member read it (kept after revocation). */

@@ -13,7 +13,6 @@ const source: SourceFactory = (def, out, ctx) => {
   let warnedShared = false;
   const src = new KafkaSource(def, out, {
     env: ctx.env,
-    pipeline: ctx.pipeline,
     formats: ctx.formats,
     // Scaled out, a won partition waits for the state another member releases.
     deferNewPartitions: ctx.member !== null,
@@ -45,7 +44,6 @@ const source: SourceFactory = (def, out, ctx) => {
 const sink: SinkFactory = (def, ctx) =>
     new KafkaSink(def, {
       env: ctx.env,
-      pipeline: ctx.pipeline,
       member: ctx.member,
       checkpointDir: ctx.checkpointDir,
       warn: ctx.warn,

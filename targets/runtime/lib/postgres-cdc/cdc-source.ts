@@ -7,7 +7,8 @@ import type { DecodeError, RunningSource, SourceDef, SourceSink } from '../io/so
 import { META } from '../io/source-types.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { setRowKind, truncateRow, type Row, type RowKind } from '../ops/types.ts';
-import { cdcOptions, cdcOptionsOf, CdcError, type CdcOptions } from './options.ts';
+import { cdcConfigOf, CdcError, connectionOf, type CdcConnection } from './at-start.ts';
+import type { PostgresCdcSourceConfig } from '../config/postgres-cdc/config.ts';
 import { decodeArray, decoderFor, decodeTuple, toRow, type PgColumn, type PgDecoder } from './pg-values.ts';
 import { checkServer, clientConfig, connect, createSlot, describe, dropSlot, ensurePublication, quoteIdent, slotInUse, slotLagBytes, slotState, type TableInfo } from './setup.ts';
 import { bigToLsn, lsnToBig } from './lsn.ts';
@@ -58,7 +59,10 @@ export interface CdcSourceConfig {
 export class PostgresCdcSource implements RunningSource {
   readonly bounded = false;
   readonly finished = false;
-  readonly opts: CdcOptions;
+  /** The resolved config the compiler decided (`def.config`), as received. */
+  readonly config: PostgresCdcSourceConfig;
+  /** DSN, table and replication names, with what the environment gives at start. */
+  readonly conn: CdcConnection;
   private table: TableInfo | null = null;
   private decs: PgDecoder[] = [];
   private part = -1;
@@ -96,7 +100,8 @@ export class PostgresCdcSource implements RunningSource {
     private readonly out: SourceSink,
     cfg: CdcSourceConfig,
   ) {
-    this.opts = def.config?.connector === 'postgres-cdc' ? cdcOptionsOf(def.name, def.config, cfg.env) : cdcOptions(def.name, def.options, cfg.env);
+    this.config = cdcConfigOf(def);
+    this.conn = connectionOf(def.name, this.config, cfg.env);
     this.maxQueued = cfg.maxQueued ?? 50_000;
   }
 
@@ -153,7 +158,7 @@ export class PostgresCdcSource implements RunningSource {
     if (m.op === 'truncate') {
       // Only a changelog normalize knows the rows a TRUNCATE removes (it keeps them all).
       if (this.def.normalized) this.out.row(this.part, truncateRow(this.def.columns.length));
-      else this.out.warn(`postgres-cdc: TRUNCATE of ${this.opts.table} at ${m.lsn}: rows already sent downstream are not deleted there (nothing in this pipeline keeps them to retract)`);
+      else this.out.warn(`postgres-cdc: TRUNCATE of ${this.conn.table} at ${m.lsn}: rows already sent downstream are not deleted there (nothing in this pipeline keeps them to retract)`);
       return;
     }
     let row: Row | null;
@@ -163,7 +168,7 @@ export class PostgresCdcSource implements RunningSource {
       row = this.def.decode(raw, err);
       if (row !== null) setRowKind(row, m.kind);
       if (row === null) {
-        this.out.dead({ partition: this.opts.table, offset: Number(lsnToBig(m.lsn === 'snapshot' ? '0/0' : m.lsn)) }, decodeReason(err), JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+        this.out.dead({ partition: this.conn.table, offset: Number(lsnToBig(m.lsn === 'snapshot' ? '0/0' : m.lsn)) }, decodeReason(err), JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
         return;
       }
     } else {
@@ -173,7 +178,7 @@ export class PostgresCdcSource implements RunningSource {
   }
 
   private async start(): Promise<void> {
-    const o = this.opts;
+    const o = this.conn;
     const c = await connect(o);
     this.aux = c;
     this.table = await checkServer(o, c);
@@ -191,7 +196,7 @@ export class PostgresCdcSource implements RunningSource {
       this.lastQueued = lsnToBig(r.lsn);
       this.acked = slot.confirmedFlush ?? r.lsn;
       await this.startStream(r.lsn);
-    } else if (o.snapshot === 'initial') {
+    } else if (this.config.snapshot === 'initial') {
       // A snapshot must be taken at the slot's own consistent point: an existing slot (or a
       // checkpoint taken mid-snapshot) cannot provide one, so the slot is made anew.
       if (slot.exists) {
@@ -211,13 +216,13 @@ export class PostgresCdcSource implements RunningSource {
       this.acked = from!;
       await this.startStream(from!);
     }
-    if (o.heartbeatMs > 0) this.heartbeatTimer = setInterval(() => void this.heartbeat(), o.heartbeatMs);
+    if (this.config.heartbeatMs > 0) this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.config.heartbeatMs);
     this.lagTimer = setInterval(() => void this.refreshLag(), 5000);
     await this.refreshLag();
   }
 
   private async startSnapshot(): Promise<void> {
-    const o = this.opts;
+    const o = this.conn;
     const slot = await createSlot(o, true);
     const c = await connect(o);
     try {
@@ -240,12 +245,12 @@ export class PostgresCdcSource implements RunningSource {
 
   private async pollSnapshot(budget: number): Promise<number> {
     const s = this.snap!;
-    const want = Math.max(1, Math.min(budget, this.opts.snapshotFetch));
+    const want = Math.max(1, Math.min(budget, this.config.snapshotFetchSize));
     const res = await s.client.query({ text: `FETCH ${want} FROM pipec_snapshot`, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } } as pg.QueryConfig);
     const cols = this.table!.columns;
     for (const values of res.rows as (string | null)[][]) {
       const raw = decodeArray(cols, this.decs, values);
-      (raw as any)[META] = { op: 'insert', kind: '+I', lsn: 'snapshot', before: null, commit_ts: null, table: this.opts.table } satisfies CdcMeta;
+      (raw as any)[META] = { op: 'insert', kind: '+I', lsn: 'snapshot', before: null, commit_ts: null, table: this.conn.table } satisfies CdcMeta;
       this.emit(raw);
     }
     s.rows += res.rows.length;
@@ -261,7 +266,7 @@ export class PostgresCdcSource implements RunningSource {
   }
 
   private async startStream(from: string): Promise<void> {
-    const svc = new LogicalReplicationService(clientConfig(this.opts.dsn), {
+    const svc = new LogicalReplicationService(clientConfig(this.conn.dsn), {
       // The library must never acknowledge on its own: only commit(position) does.
       acknowledge: { auto: false, timeoutSeconds: 0 },
       // The library's flow control awaits every message; pausing the socket when the queue
@@ -274,9 +279,9 @@ export class PostgresCdcSource implements RunningSource {
       if (shouldRespond) void svc.acknowledge(this.acked);
     });
     svc.on('error', (e: Error) => this.onStreamError(svc, e));
-    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [this.opts.publication], messages: true });
+    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [this.conn.publication], messages: true });
     // subscribe() resolves once the stream ends and rejects when it breaks.
-    const done = svc.subscribe(plugin, this.opts.slot, from);
+    const done = svc.subscribe(plugin, this.conn.slot, from);
     done.then(
       () => this.onStreamError(svc, new Error('replication stream ended')),
       (e) => this.onStreamError(svc, e),
@@ -289,8 +294,8 @@ export class PostgresCdcSource implements RunningSource {
       done.catch(reject);
     }).catch((e) => {
       const msg = String(e?.message ?? e);
-      if (/is active for PID/i.test(msg)) throw slotInUse(this.opts, Number(/PID (\d+)/i.exec(msg)?.[1]) || null);
-      throw describe(this.opts, `cannot start replication from slot '${this.opts.slot}'`, e);
+      if (/is active for PID/i.test(msg)) throw slotInUse(this.conn, Number(/PID (\d+)/i.exec(msg)?.[1]) || null);
+      throw describe(this.conn, `cannot start replication from slot '${this.conn.slot}'`, e);
     });
   }
 
@@ -347,7 +352,7 @@ export class PostgresCdcSource implements RunningSource {
     const nulls = (): Record<string, unknown> => Object.fromEntries(cols.map((c) => [c.name, null]));
     const before = old === null ? null : decodeTuple(cols.filter((c) => c.name in old), this.decs.filter((_d, i) => cols[i]!.name in old), old);
     const add = (raw: Record<string, unknown>, kind: RowKind): void => {
-      (raw as any)[META] = { op, kind, lsn: '', before, commit_ts: this.inTxn!.commitTs, table: this.opts.table } satisfies CdcMeta;
+      (raw as any)[META] = { op, kind, lsn: '', before, commit_ts: this.inTxn!.commitTs, table: this.conn.table } satisfies CdcMeta;
       this.inTxn!.raws.push(raw);
     };
     /** The old row: what PostgreSQL sent (all columns, or the key), the rest NULL. */
@@ -404,8 +409,8 @@ export class PostgresCdcSource implements RunningSource {
     let delay = 250;
     await this.service?.stop().catch(() => {});
     while (!this.closed) {
-      if (Date.now() - this.downSince > this.opts.reconnectTimeoutMs) {
-        this.failure = describe(this.opts, `replication stream lost and not re-established within ${this.opts.reconnectTimeoutMs} ms`, last);
+      if (Date.now() - this.downSince > this.config.reconnectTimeoutMs) {
+        this.failure = describe(this.conn, `replication stream lost and not re-established within ${this.config.reconnectTimeoutMs} ms`, last);
         return;
       }
       await new Promise((r) => setTimeout(r, delay));
@@ -455,14 +460,14 @@ export class PostgresCdcSource implements RunningSource {
 
   private async refreshLag(): Promise<void> {
     try {
-      this.slotLagBytes = await slotLagBytes(await this.auxClient(), this.opts.slot);
+      this.slotLagBytes = await slotLagBytes(await this.auxClient(), this.conn.slot);
     } catch {
       this.dropAux();
     }
   }
 
   private async auxClient(): Promise<pg.Client> {
-    if (this.aux === null) this.aux = await connect(this.opts);
+    if (this.aux === null) this.aux = await connect(this.conn);
     return this.aux;
   }
 

@@ -2,7 +2,7 @@
 // the publication and the replication slot (created with an exported snapshot when the
 // initial snapshot must be read at the slot's consistent point).
 import pg from 'pg';
-import { CdcError, redactDsn, type CdcOptions } from './options.ts';
+import { CdcError, redactDsn, type CdcConnection } from './at-start.ts';
 import type { PgColumn } from './pg-values.ts';
 
 /** Session settings so text values have one format whatever the server's defaults. */
@@ -13,12 +13,12 @@ export function clientConfig(dsn: string, replication = false): pg.ClientConfig 
 }
 
 /** Wraps a driver error into a message naming what failed and where (password redacted). */
-export function describe(o: CdcOptions, what: string, e: unknown): CdcError {
+export function describe(o: CdcConnection, what: string, e: unknown): CdcError {
   const msg = e instanceof Error ? e.message || (e as { code?: string }).code || String(e) : String(e);
   return new CdcError(`postgres-cdc ${redactDsn(o.dsn)}: ${what}: ${msg.split(o.dsn).join(redactDsn(o.dsn))}`);
 }
 
-export async function connect(o: CdcOptions, replication = false): Promise<pg.Client> {
+export async function connect(o: CdcConnection, replication = false): Promise<pg.Client> {
   const c = new pg.Client(clientConfig(o.dsn, replication));
   c.on('error', () => {}); // surfaced through the failing query instead
   try {
@@ -36,7 +36,7 @@ export interface TableInfo {
   replicaIdentity: 'default' | 'nothing' | 'full' | 'index';
 }
 
-export async function checkServer(o: CdcOptions, c: pg.Client): Promise<TableInfo> {
+export async function checkServer(o: CdcConnection, c: pg.Client): Promise<TableInfo> {
   const wal = (await c.query('SHOW wal_level')).rows[0].wal_level as string;
   if (wal !== 'logical') {
     throw new CdcError(`postgres-cdc ${redactDsn(o.dsn)}: wal_level is '${wal}', logical replication needs wal_level = logical (postgresql.conf, then restart the server)`);
@@ -72,7 +72,7 @@ export async function checkServer(o: CdcOptions, c: pg.Client): Promise<TableInf
 export const quoteIdent = (s: string): string => '"' + s.replace(/"/g, '""') + '"';
 
 /** Creates the publication, or adds the table to an existing one. */
-export async function ensurePublication(o: CdcOptions, c: pg.Client): Promise<void> {
+export async function ensurePublication(o: CdcConnection, c: pg.Client): Promise<void> {
   const table = `${quoteIdent(o.schema)}.${quoteIdent(o.relname)}`;
   const pub = await c.query('SELECT puballtables FROM pg_publication WHERE pubname = $1', [o.publication]);
   try {
@@ -97,18 +97,18 @@ export interface SlotState {
   confirmedFlush: string | null;
 }
 
-export async function slotState(o: CdcOptions, c: pg.Client): Promise<SlotState> {
+export async function slotState(o: CdcConnection, c: pg.Client): Promise<SlotState> {
   const r = await c.query('SELECT plugin, active, active_pid, confirmed_flush_lsn::text AS lsn FROM pg_replication_slots WHERE slot_name = $1', [o.slot]);
   if (r.rowCount === 0) return { exists: false, active: false, activePid: null, plugin: null, confirmedFlush: null };
   const row = r.rows[0];
   return { exists: true, active: row.active, activePid: row.active_pid, plugin: row.plugin, confirmedFlush: row.lsn };
 }
 
-export function slotInUse(o: CdcOptions, pid: number | null): CdcError {
+export function slotInUse(o: CdcConnection, pid: number | null): CdcError {
   return new CdcError(`postgres-cdc ${redactDsn(o.dsn)}: replication slot '${o.slot}' is in use by another connection (pid ${pid ?? '?'}); another pipeline instance reads it, or set a different 'slot'`);
 }
 
-export async function dropSlot(o: CdcOptions, c: pg.Client): Promise<void> {
+export async function dropSlot(o: CdcConnection, c: pg.Client): Promise<void> {
   try {
     await c.query('SELECT pg_drop_replication_slot($1)', [o.slot]);
   } catch (e) {
@@ -124,7 +124,7 @@ export interface CreatedSlot {
 }
 
 /** Creates the slot over a replication connection; with `exportSnapshot` the connection is kept open for the snapshot import. */
-export async function createSlot(o: CdcOptions, exportSnapshot: boolean): Promise<CreatedSlot> {
+export async function createSlot(o: CdcConnection, exportSnapshot: boolean): Promise<CreatedSlot> {
   const repl = await connect(o, true);
   try {
     const r = await repl.query(`CREATE_REPLICATION_SLOT ${quoteIdent(o.slot)} LOGICAL pgoutput ${exportSnapshot ? 'EXPORT_SNAPSHOT' : 'NOEXPORT_SNAPSHOT'}`);

@@ -256,6 +256,9 @@ export function sinkTable(plan: PlanDoc, s: IrSink, bag: DiagnosticBag): SinkTab
     case 'file':
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
       if (s.file?.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'parquet']] };
+      // Flink's filesystem sink takes a changelog only through a changelog format: debezium-json
+      // ({before, after, op}) where the runtime writes flat rows with an `op` field.
+      if (s.changelog !== 'append') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'debezium-json'], ['debezium-json.encode.decimal-as-plain-number', 'true']] };
       return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(opt(s.options, 'path') ?? s.name)], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':
       return { columns, with: [['connector', 'print']] };

@@ -1,20 +1,63 @@
-// The Nexmark-style queries of the suite: each as a pipec spec (file source → NDJSON file sink)
-// and as the DuckDB batch query computing the same rows, plus a check value both must agree on
-// (the number of output rows and a sum over them), so a figure is never of a wrong answer.
+// The Nexmark-style queries of the suite: each as a pipec spec (file sources → NDJSON file sink)
+// and as the DuckDB batch query computing the same rows, plus a check value every engine must
+// agree on (the number of output rows and a sum over them), so a figure is never of a wrong
+// answer. q6 joins the bids with the auctions file; q7's sink receives an upsert stream, whose
+// final table (the last row per key) is what is compared.
 export interface NexmarkQuery {
   id: string;
   what: string;
   /** The spec's body after the source (views and the sink `out`). */
   spec: string;
-  /** DuckDB SQL over the table `bid`, one row: `rows` and `check`. */
+  /** The sources the spec reads (default: the bid source). */
+  sources?: string;
+  /** DuckDB SQL over the tables `bid` and `auction`, one row: `rows` and `check`. */
   duckdb: string;
-  /** The same pair from pipec's output rows. */
+  /** The same pair from an engine's output rows (a changelog as `op` + columns, see asChangelog). */
   check: (rows: Record<string, unknown>[]) => { rows: number; check: number };
+}
+
+/**
+ * A changelog sink's rows as pipec writes them (`op`: +I, -U, +U, -D, then the columns), from
+ * either that form or Flink's debezium-json one ({before, after, op: c|u|d}).
+ */
+export function asChangelog(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const r of rows) {
+    if (!('after' in r || 'before' in r)) {
+      out.push(r);
+      continue;
+    }
+    if (r['before'] != null) out.push({ op: r['op'] === 'u' ? '-U' : '-D', ...(r['before'] as object) });
+    if (r['after'] != null) out.push({ op: r['op'] === 'u' ? '+U' : '+I', ...(r['after'] as object) });
+  }
+  return out;
+}
+
+/** The table a changelog leaves: the last row per key (an -U/-D removes it). */
+function finalTable(rows: Record<string, unknown>[], key: string): Record<string, unknown>[] {
+  const t = new Map<unknown, Record<string, unknown>>();
+  for (const r of asChangelog(rows)) {
+    if (r['op'] === '-U' || r['op'] === '-D') t.delete(r[key]);
+    else t.set(r[key], r);
+  }
+  return [...t.values()];
 }
 
 const sink = (view: string): string => `CREATE SINK out FROM ${view} WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');`;
 const num = (v: unknown): number => Number(v);
 const sumOf = (rows: Record<string, unknown>[], col: string): number => rows.reduce((a, r) => a + num(r[col]), 0);
+
+export const SOURCE = `CREATE SOURCE bid (
+  auction BIGINT NOT NULL, bidder BIGINT NOT NULL, price BIGINT NOT NULL, channel STRING, url STRING,
+  date_time TIMESTAMP(3) NOT NULL, extra STRING,
+  WATERMARK FOR date_time AS date_time - INTERVAL '1' SECOND
+) WITH (connector = 'file', path = 'bids.ndjson', format = 'ndjson');`;
+
+export const AUCTION_SOURCE = `CREATE SOURCE auction (
+  id BIGINT NOT NULL, item_name STRING, seller BIGINT NOT NULL, category BIGINT NOT NULL, initial_bid BIGINT,
+  date_time TIMESTAMP(3) NOT NULL, expires TIMESTAMP(3),
+  WATERMARK FOR date_time AS date_time - INTERVAL '1' SECOND
+) WITH (connector = 'file', path = 'auctions.ndjson', format = 'ndjson');`;
 
 export const QUERIES: NexmarkQuery[] = [
   {
@@ -61,10 +104,22 @@ export const QUERIES: NexmarkQuery[] = [
       ) GROUP BY bidder, s)`,
     check: (r) => ({ rows: r.length, check: sumOf(r, 'n') }),
   },
+  {
+    id: 'q6',
+    what: 'interval join bids ⋈ auctions within 10 s of opening',
+    sources: `${SOURCE}\n${AUCTION_SOURCE}`,
+    spec: `CREATE VIEW q6 AS SELECT b.auction, b.bidder, b.price, b.date_time, a.seller, a.category FROM bid AS b JOIN auction AS a ON b.auction = a.id AND b.date_time BETWEEN a.date_time AND a.date_time + INTERVAL '10' SECOND;\n${sink('q6')}`,
+    duckdb: `SELECT count(*) AS rows, sum(b.price + a.seller) AS check FROM bid b JOIN auction a ON b.auction = a.id AND b.date_time BETWEEN a.date_time AND a.date_time + INTERVAL 10 SECOND`,
+    check: (r) => ({ rows: r.length, check: sumOf(r, 'price') + sumOf(r, 'seller') }),
+  },
+  {
+    id: 'q7',
+    what: 'upsert stream: MAX(price), COUNT by auction, EMIT CHANGES',
+    spec: `CREATE VIEW q7 WITH (state_ttl = '1 d') AS SELECT auction, MAX(price) AS top, COUNT(*) AS n FROM bid GROUP BY auction EMIT CHANGES;\n${sink('q7')}`,
+    duckdb: 'SELECT count(*) AS rows, sum(top) + sum(n) AS check FROM (SELECT auction, max(price) AS top, count(*) AS n FROM bid GROUP BY auction)',
+    check: (r) => {
+      const t = finalTable(r, 'auction');
+      return { rows: t.length, check: sumOf(t, 'top') + sumOf(t, 'n') };
+    },
+  },
 ];
-
-export const SOURCE = `CREATE SOURCE bid (
-  auction BIGINT NOT NULL, bidder BIGINT NOT NULL, price BIGINT NOT NULL, channel STRING, url STRING,
-  date_time TIMESTAMP(3) NOT NULL, extra STRING,
-  WATERMARK FOR date_time AS date_time - INTERVAL '1' SECOND
-) WITH (connector = 'file', path = 'bids.ndjson', format = 'ndjson');`;

@@ -4,7 +4,8 @@
 // there, the script `pipec build --target flink` writes for the same spec, on PyFlink's local
 // mini-cluster (nexmark/flink-script.py; CPU of its whole process tree, the JVM included).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { venvPythonOf } from '../../support/venv.ts';
@@ -22,11 +23,26 @@ export interface Figure {
   check: number;
 }
 
-const parseLines = (text: string): Record<string, unknown>[] =>
-  text
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The NDJSON rows of `files`, one after another, read in chunks (q2's output passes 512 MiB at 2M bids). */
+function* rowsOf(files: string[]): Generator<Record<string, unknown>> {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (const file of files) {
+    const fd = openSync(file, 'r');
+    try {
+      const dec = new StringDecoder('utf8');
+      let rest = '';
+      for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+        const lines = (rest + dec.write(buf.subarray(0, n))).split('\n');
+        rest = lines.pop()!;
+        for (const l of lines) if (l.trim()) yield JSON.parse(l) as Record<string, unknown>;
+      }
+      rest += dec.end();
+      if (rest.trim()) yield JSON.parse(rest) as Record<string, unknown>;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
 
 /** Writes `<id>.pipe.sql` (the query's sources, views and sink) into `dir`; returns its name. */
 export function writeSpec(dir: string, q: NexmarkQuery): string {
@@ -43,8 +59,7 @@ export function runPipec(dir: string, q: NexmarkQuery): Figure {
   const r = spawnSync(process.execPath, ['--import', PRELOAD, PIPEC, 'run', spec], { cwd: dir, env: { ...process.env, PIPEC_BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 1 << 26 });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`pipec run ${q.id} exited ${r.status}:\n${r.stderr.slice(-2000)}`);
-  const rows = parseLines(readFileSync(join(dir, 'out.ndjson'), 'utf8'));
-  return { cpuS: Number(readFileSync(cpuFile, 'utf8')) / 1000, wallS, ...q.check(rows) };
+  return { cpuS: Number(readFileSync(cpuFile, 'utf8')) / 1000, wallS, ...q.check(rowsOf([join(dir, 'out.ndjson')])) };
 }
 
 export async function runDuckDb(dir: string, q: NexmarkQuery): Promise<Figure> {
@@ -74,13 +89,13 @@ export function flinkPython(): string | null {
 }
 
 /** Flink's part files of a sink folder in write order: per subtask, by part counter. */
-function flinkSinkRows(folder: string): Record<string, unknown>[] {
+function flinkSinkRows(folder: string): Iterable<Record<string, unknown>> {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) return [];
   const parts = readdirSync(folder)
     .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
     .map((n) => ({ n, m: /-(\d+)-(\d+)$/.exec(n) }))
     .sort((a, b) => Number(a.m?.[1] ?? 0) - Number(b.m?.[1] ?? 0) || Number(a.m?.[2] ?? 0) - Number(b.m?.[2] ?? 0) || a.n.localeCompare(b.n));
-  return parts.flatMap((p) => parseLines(readFileSync(join(folder, p.n), 'utf8')));
+  return rowsOf(parts.map((p) => join(folder, p.n)));
 }
 
 /** Builds the query's Flink script once (`pipec build --target flink`); returns its path. */

@@ -86,9 +86,11 @@ async function main(): Promise<void> {
   // ---- item 6: cold start and memory
   const c = await coldStart(dir, Number(process.env.BENCH_NEXMARK_COLD_ROUNDS ?? 5));
   out(`\nstart-up to first record (one-row file → stdout sink, median of spawns; load ${load()}):\n`);
-  out(`  pipec run (compiles, then runs): first row ${c.pipecRun.firstMs.toFixed(0)} ms, exit ${c.pipecRun.exitMs.toFixed(0)} ms\n`);
-  out(`  built bundle (node pipeline.mjs): first row ${c.bundle.firstMs.toFixed(0)} ms, exit ${c.bundle.exitMs.toFixed(0)} ms\n`);
-  out(`  baseline node -e (prints the row): first row ${c.node.firstMs.toFixed(0)} ms, exit ${c.node.exitMs.toFixed(0)} ms → pipec run ${f2(c.pipecRun.firstMs / c.node.firstMs)}×, bundle ${f2(c.bundle.firstMs / c.node.firstMs)}× of it\n`);
+  const start = (what: string, s: typeof c.node): void => out(`  ${what}: first row ${s.firstMs.toFixed(0)} ms, exit ${s.exitMs.toFixed(0)} ms, CPU ${s.cpuMs.toFixed(0)} ms\n`);
+  start('pipec run (compiles, then runs)', c.pipecRun);
+  start('built bundle (node pipeline.mjs)', c.bundle);
+  start('baseline node -e (prints the row)', c.node);
+  out(`  → to first row: pipec run ${f2(c.pipecRun.firstMs / c.node.firstMs)}×, bundle ${f2(c.bundle.firstMs / c.node.firstMs)}× the baseline; CPU: ${f2(c.pipecRun.cpuMs / c.node.cpuMs)}×, ${f2(c.bundle.cpuMs / c.node.cpuMs)}×\n`);
   const m = await openKeys(dir, OPEN_KEYS);
   out(`\nRSS per million open keys (TUMBLE 1 h COUNT/SUM by key, ${m.keys.toLocaleString('en')} keys open in one window; load ${load()}):\n`);
   out(`  pipec run: ${m.pipecMiB.toFixed(0)} MiB per million keys (RSS with the keys open minus with one key open, ${m.pipecRssOneKeyMiB.toFixed(0)} MiB)\n`);

@@ -2,7 +2,8 @@
 // measured in the same run:
 // - start-up to first record: spawn `pipec run` (compiles the spec, then runs it) and the built
 //   bundle (`node <bundle>/pipeline.mjs`) on a one-row file → stdout sink, until the row's line
-//   arrives on stdout; beside `node -e` printing one line. Median of several spawns.
+//   arrives on stdout, and each process's CPU ms; beside `node -e` printing one line. Median of
+//   several spawns.
 // - RSS per million open keys: `pipec run` of a TUMBLE 1 h COUNT/SUM by key over a followed file
 //   of 1M distinct keys in one window (so every key stays open), RSS read from /proc once the
 //   state gauge shows every key, minus the same pipeline's RSS over one key; beside a plain
@@ -11,18 +12,27 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PIPEC } from './engines.ts';
+import { PIPEC, PRELOAD } from './engines.ts';
 import { writeDistinctKeys } from './generator.ts';
 
 const MiB = 1024 * 1024;
 
-/** Milliseconds from spawn until stdout has a line matching `ready`, and until exit. */
-function timeToLine(cmd: string, args: string[], cwd: string, ready: RegExp): Promise<{ firstMs: number; exitMs: number }> {
+interface Start {
+  /** Wall ms from spawn to the row's line on stdout, and to exit. */
+  firstMs: number;
+  exitMs: number;
+  /** The process's own CPU ms over its whole life (user + system): steadier under load. */
+  cpuMs: number;
+}
+
+/** Spawns node with `args` (CPU time preloaded) until stdout has a line matching `ready`, then exit. */
+function timeToLine(args: string[], cwd: string, ready: RegExp): Promise<Start> {
   return new Promise((resolve, reject) => {
+    const cpuFile = join(cwd, 'start.cpu');
     const t0 = performance.now();
     let firstMs = -1;
     let out = '';
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', PIPEC_BENCH_CPU_FILE: cpuFile } });
     let err = '';
     child.stdout.on('data', (b: Buffer) => {
       if (firstMs >= 0) return;
@@ -32,8 +42,8 @@ function timeToLine(cmd: string, args: string[], cwd: string, ready: RegExp): Pr
     child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0 || firstMs < 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code} (first line: ${firstMs >= 0}):\n${err.slice(-1500)}`));
-      else resolve({ firstMs, exitMs: performance.now() - t0 });
+      if (code !== 0 || firstMs < 0) reject(new Error(`node ${args.join(' ')} exited ${code} (first line: ${firstMs >= 0}):\n${err.slice(-1500)}`));
+      else resolve({ firstMs, exitMs: performance.now() - t0, cpuMs: Number(readFileSync(cpuFile, 'utf8')) });
     });
   });
 }
@@ -41,9 +51,9 @@ function timeToLine(cmd: string, args: string[], cwd: string, ready: RegExp): Pr
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export interface ColdStart {
-  pipecRun: { firstMs: number; exitMs: number };
-  bundle: { firstMs: number; exitMs: number };
-  node: { firstMs: number; exitMs: number };
+  pipecRun: Start;
+  bundle: Start;
+  node: Start;
 }
 
 export async function coldStart(dir: string, rounds: number): Promise<ColdStart> {
@@ -59,14 +69,14 @@ CREATE SINK out FROM v WITH (connector = 'stdout', format = 'ndjson');
   const b = spawnSync(process.execPath, [PIPEC, 'build', 'cold.pipe.sql', '--target', 'runtime', '--out', 'cold-gen', '--bundle', 'cold-bundle'], { cwd: dir, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`pipec build of the cold-start spec exited ${b.status}:\n${b.stderr.slice(-1500)}`);
   const row = /"id":7/;
-  const runs = { pipecRun: [] as { firstMs: number; exitMs: number }[], bundle: [] as { firstMs: number; exitMs: number }[], node: [] as { firstMs: number; exitMs: number }[] };
+  const runs = { pipecRun: [] as Start[], bundle: [] as Start[], node: [] as Start[] };
   // Interleaved, so a burst of load elsewhere hits each kind alike.
   for (let i = 0; i < rounds; i++) {
-    runs.node.push(await timeToLine(process.execPath, ['-e', 'console.log(\'{"id":7}\')'], dir, row));
-    runs.pipecRun.push(await timeToLine(process.execPath, [PIPEC, 'run', 'cold.pipe.sql'], dir, row));
-    runs.bundle.push(await timeToLine(process.execPath, [join('cold-bundle', 'cold', 'pipeline.mjs')], dir, row));
+    runs.node.push(await timeToLine(['-e', 'console.log(\'{"id":7}\')'], dir, row));
+    runs.pipecRun.push(await timeToLine([PIPEC, 'run', 'cold.pipe.sql'], dir, row));
+    runs.bundle.push(await timeToLine([join('cold-bundle', 'cold', 'pipeline.mjs')], dir, row));
   }
-  const med = (xs: { firstMs: number; exitMs: number }[]) => ({ firstMs: median(xs.map((x) => x.firstMs)), exitMs: median(xs.map((x) => x.exitMs)) });
+  const med = (xs: Start[]): Start => ({ firstMs: median(xs.map((x) => x.firstMs)), exitMs: median(xs.map((x) => x.exitMs)), cpuMs: median(xs.map((x) => x.cpuMs)) });
   return { pipecRun: med(runs.pipecRun), bundle: med(runs.bundle), node: med(runs.node) };
 }
 

@@ -103,10 +103,11 @@ export const QUERIES: NexmarkQuery[] = [
     id: 'q5',
     what: 'SESSION 10 s by bidder',
     spec: `CREATE VIEW q5 AS SELECT bidder, window_start, window_end, COUNT(*) AS n FROM SESSION(bid PARTITION BY bidder, date_time, INTERVAL '10' SECOND) GROUP BY bidder, window_start, window_end EMIT ON WINDOW CLOSE ON LATE DROP;\n${sink('q5')}`,
-    // A session starts at a bidder's first bid and wherever the gap to the previous bid is ≥ 10 s.
+    // A session starts at a bidder's first bid and wherever the gap to the previous bid is more than
+    // 10 s: a gap of exactly 10 s joins the session (windows [t, t + gap) that touch merge, as in Flink).
     duckdb: `SELECT count(*) AS rows, sum(n) AS check FROM (
       SELECT bidder, s, count(*) AS n FROM (
-        SELECT bidder, sum(CASE WHEN prev IS NULL OR epoch_ms(date_time) - epoch_ms(prev) >= 10000 THEN 1 ELSE 0 END) OVER (PARTITION BY bidder ORDER BY date_time ROWS UNBOUNDED PRECEDING) AS s
+        SELECT bidder, sum(CASE WHEN prev IS NULL OR epoch_ms(date_time) - epoch_ms(prev) > 10000 THEN 1 ELSE 0 END) OVER (PARTITION BY bidder ORDER BY date_time ROWS UNBOUNDED PRECEDING) AS s
         FROM (SELECT bidder, date_time, lag(date_time) OVER (PARTITION BY bidder ORDER BY date_time) AS prev FROM bid)
       ) GROUP BY bidder, s)`,
     check: (r) => countAndSum(r, 'n'),

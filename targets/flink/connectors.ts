@@ -264,12 +264,16 @@ export function sinkTable(s: IrSink, p: PhysicalSink, bag: DiagnosticBag): SinkT
       return { columns, with: w };
     }
     case 'file':
-      if (p.changelog !== 'append') {
-        bag.report('flink-file-sink-changes', s.span, { sink: s.name, changelog: p.changelog });
-        return null;
-      }
       bag.report('flink-sink-delivery', s.span, { sink: s.name, runtime: 'exactly-once into one file', flink: 'exactly-once into part files of a directory named by the path' });
       // c.path: the runtime's, `<sink>.ndjson` (or `<sink>` for Parquet parts) when not given.
+      if (p.changelog !== 'append') {
+        // Flink's filesystem sink takes a changelog only through a changelog format: debezium-json
+        // ({before, after, op}) where the runtime writes flat rows with an `op` field. Parquet has none.
+        const parquet = c.format === 'parquet';
+        bag.report('flink-file-sink-changes', s.span, { sink: s.name, changelog: p.changelog, flink: parquet ? 'Parquet has no changelog form in Flink, so the Flink script leaves the sink out' : 'the Flink script writes them as Debezium JSON ({before, after, op} per change)' });
+        if (parquet) return null;
+        return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'debezium-json'], ['debezium-json.encode.decimal-as-plain-number', 'true']] };
+      }
       if (c.format === 'parquet') return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'parquet']] };
       return { columns, with: [['connector', 'filesystem'], ['path', flinkPath(c.path)], ['format', 'json'], PLAIN_DECIMALS] };
     case 'stdout':

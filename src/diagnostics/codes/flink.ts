@@ -116,12 +116,12 @@ export const flinkCodes = {
     help: () => 'key the sink by a STRING, integer, BOOLEAN or DECIMAL column (or CAST the key to STRING in the query) for the same key bytes on both targets',
     explain: "The runtime's key of a one-column Kafka sink is the column's value as the JSON encoder writes it, without quotes. The Flink script writes the key with the raw format from a hidden STRING column, CAST from the key column: for strings, integers, booleans and decimals the two texts are equal; for timestamps, dates and floating-point numbers Flink's CAST may format the value otherwise (fraction digits, exponent), so consumers that look messages up by key may not find them.",
   }),
-  'flink-file-sink-changes': def<{ sink: string; changelog: string }>({
+  'flink-file-sink-changes': def<{ sink: string; changelog: string; flink: string }>({
     severity: 'warning',
-    title: "Flink's filesystem sink takes no changes",
-    message: (p) => `file sink '${p.sink}' receives a ${p.changelog} changelog, which the runtime writes as rows with an op column; Flink's filesystem sink writes inserts only, so the Flink script leaves the sink out`,
-    help: () => 'send the changes to an upsert sink (Kafka with a key, ClickHouse, Iceberg), or keep this sink on the runtime target',
-    explain: "The runtime's file sink writes every change of an updating view (EMIT CHANGES, GROUP BY) as a row with its `op` ('+I', '-U', '+U', '-D'). Flink's filesystem connector writes inserts only, whatever its format: its planner refuses an INSERT of an updating query ('doesn't support consuming update changes'). So the script declares no table for the sink and writes no INSERT, rather than a script Flink refuses.",
+    title: "Flink's filesystem sink writes changes in another layout",
+    message: (p) => `file sink '${p.sink}' receives a ${p.changelog} changelog, which the runtime writes as rows with an op column; ${p.flink}`,
+    help: () => 'read the Flink files as Debezium JSON, send the changes to an upsert sink (Kafka with a key, ClickHouse, Iceberg), or keep this sink on the runtime target',
+    explain: "The runtime's file sink writes every change of an updating view (EMIT CHANGES, GROUP BY) as a flat row with its `op` ('+I', '-U', '+U', '-D'). Flink's filesystem connector takes a changelog only through a changelog format (its planner refuses an updating INSERT into a plain json or csv table: 'doesn't support consuming update changes'), so an NDJSON file sink becomes a `debezium-json` table: each change is an object with `before`, `after` and `op` ('c', 'u', 'd'), the same changes in another layout. Parquet has no changelog format in Flink, so a Parquet file sink of an updating view is left out of the script.",
   }),
   'flink-sink-delivery': def<{ sink: string; runtime: string; flink: string }>({
     severity: 'warning',

@@ -6,6 +6,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-clickstream_sessions';
 SET 'execution.checkpointing.interval' = '60 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 SET 'table.exec.source.idle-timeout' = '60 s';
 
 CREATE CATALOG `lake` WITH (

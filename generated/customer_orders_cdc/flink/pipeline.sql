@@ -6,6 +6,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-customer_orders_cdc';
 SET 'execution.checkpointing.interval' = '30 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 SET 'table.exec.source.idle-timeout' = '30 s';
 
 CREATE CATALOG `lake` WITH (
@@ -68,7 +70,7 @@ CREATE TEMPORARY TABLE `enriched_orders_ch__sink` (
   `order_ts` TIMESTAMP(3) NOT NULL
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'sales.enriched_orders'
 );
 
@@ -78,19 +80,8 @@ SELECT `order_id`, `customer_id`, `amount`, `currency`, `order_ts` FROM `order_e
 CREATE TEMPORARY VIEW `enriched_orders/scan#2__op` AS
 SELECT `id`, `name`, `country`, `tier` FROM `customers`;
 
-CREATE TEMPORARY VIEW `enriched_orders/join__op` AS
-SELECT l.`order_id` AS `order_id`, l.`customer_id` AS `customer_id`, l.`amount` AS `amount`, l.`currency` AS `currency`, l.`order_ts` AS `order_ts`, r.`name` AS `name`, r.`country` AS `country`, r.`tier` AS `tier`
-FROM `enriched_orders/scan__op` AS l
-JOIN `customers` FOR SYSTEM_TIME AS OF l.`order_ts` AS r
-ON l.`customer_id` = r.`id`;
+-- view enriched_orders: left out, it cannot run on Flink as the spec says (see the warnings)
 
-CREATE TEMPORARY VIEW `enriched_orders` AS
-SELECT `order_id` AS `order_id`, `customer_id` AS `customer_id`, `name` AS `customer_name`, `country` AS `country`, `tier` AS `tier`, `amount` AS `amount`, `currency` AS `currency`, `order_ts` AS `order_ts` FROM `enriched_orders/join__op`;
+-- sink enriched_orders_ch: left out, its input cannot run on Flink (see the warnings)
 
-EXECUTE STATEMENT SET
-BEGIN
-INSERT INTO `enriched_orders_ch__sink`
-SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched_orders`;
-INSERT INTO `lake`.`sales`.`enriched_orders`
-SELECT `order_id`, `customer_id`, `customer_name`, `country`, `tier`, `amount`, `currency`, CAST(`order_ts` AS TIMESTAMP(3)) AS `order_ts` FROM `enriched_orders`;
-END;
+-- sink enriched_orders_lake: left out, its input cannot run on Flink (see the warnings)

@@ -6,6 +6,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-iot_sensors';
 SET 'execution.checkpointing.interval' = '30 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 SET 'table.exec.source.idle-timeout' = '60 s';
 
 CREATE TEMPORARY TABLE `readings` (
@@ -55,7 +57,7 @@ CREATE TEMPORARY TABLE `device_climate_ch__sink` (
   `readings` BIGINT NOT NULL
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'iot.device_climate_10m'
 );
 

@@ -6,6 +6,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-orders_revenue';
 SET 'execution.checkpointing.interval' = '30 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 SET 'table.exec.source.idle-timeout' = '30 s';
 
 CREATE CATALOG `lake` WITH (
@@ -58,7 +60,7 @@ CREATE TEMPORARY TABLE `revenue_ch__sink` (
   `orders` BIGINT NOT NULL
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '${PIPEC_CLICKHOUSE_URL}',
+  'url' = 'jdbc:clickhouse:${PIPEC_CLICKHOUSE_URL}',
   'table-name' = 'analytics.revenue_1m'
 );
 

@@ -7,6 +7,8 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'pipeline.name' = 'pipec-quickstart';
 SET 'execution.checkpointing.interval' = '5 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
+-- Watermarks per record, as pipec run: which rows are late does not depend on read speed.
+SET 'pipeline.auto-watermark-interval' = '0';
 SET 'table.exec.source.idle-timeout' = '5 s';
 
 CREATE TEMPORARY TABLE `page_views` (

@@ -22,6 +22,16 @@ export interface FlinkJob {
   config?: Record<string, string>;
   /** Connector jar files for `pipeline.jars` (from flinkJars). */
   jars?: string[];
+  /**
+   * Put Hadoop's client jars on the Flink process's class path (HADOOP_CLASSPATH, which PyFlink's
+   * gateway adds): Iceberg's Flink catalog needs them there, not as pipeline jars.
+   */
+  hadoop?: boolean;
+}
+
+/** The class path of Hadoop's shaded client, as test/services/flink/pom.xml fetches it. */
+export function hadoopClasspath(): string {
+  return flinkJars(['hadoop-client-api', 'hadoop-client-runtime', 'commons-logging']).join(path.delimiter);
 }
 
 /** The jars test/services/flink/build.sh installs from Maven Central. */
@@ -61,7 +71,8 @@ export async function runFlink(job: FlinkJob, opts: { timeoutMs?: number } = {})
   await ensureVenv('flink');
   const script = path.join(repoRoot, 'test', 'support', 'python', 'flink-run.py');
   const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
-    const child = spawn(venvPythonOf('flink'), [script], { stdio: ['pipe', 'pipe', 'pipe'], cwd: repoRoot });
+    const env = job.hadoop ? { ...process.env, HADOOP_CLASSPATH: hadoopClasspath() } : process.env;
+    const child = spawn(venvPythonOf('flink'), [script], { stdio: ['pipe', 'pipe', 'pipe'], cwd: repoRoot, env });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 600_000);

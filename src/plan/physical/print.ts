@@ -41,6 +41,8 @@ export function shownConfig(c: SourceConfig | SinkConfig): [string, string][] {
     else if (typeof v === 'string' && URL_FIELDS.has(k)) text = maskUrl(v);
     else if (typeof v === 'number' && isMs(k)) text = formatDuration(v);
     else if (Array.isArray(v)) text = `[${v.join(', ')}]`;
+    // A value with commas (an ORDER BY list) in parentheses, so it reads apart from the next field.
+    else if (typeof v === 'string' && v.includes(',')) text = `(${v})`;
     else text = String(v);
     out.push([k, text]);
   }

@@ -6,6 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTableSql } from '../../../targets/runtime/lib/clickhouse/create-table.ts';
 import type { SinkDef } from '../../../targets/runtime/lib/io/sinks.ts';
+import { sinkConfigOf } from '../../support/resolved-config.ts';
+import type { ClickHouseSinkConfig } from '../../../targets/runtime/lib/config/clickhouse/config.ts';
+
+/** The resolved config of a ClickHouse sink with these options (the compiler's resolver). */
+const configOf = (options: Record<string, string>): ClickHouseSinkConfig => sinkConfigOf('clickhouse', 's', options) as ClickHouseSinkConfig;
 
 const def = (options: Record<string, string>, extra: Partial<SinkDef> = {}): SinkDef => ({
   id: 's',
@@ -26,7 +31,7 @@ const def = (options: Record<string, string>, extra: Partial<SinkDef> = {}): Sin
 
 test('an append sink on a modern server: MergeTree with its order_by and partition_by', () => {
   assert.equal(
-    createTableSql(def({ order_by: 'customer_id, order_ts', partition_by: 'toYYYYMM(order_ts)' }), 'sales', 'orders', '24.3.1'),
+    createTableSql(def({}), configOf({ order_by: 'customer_id, order_ts', partition_by: 'toYYYYMM(order_ts)' }), 'sales', 'orders', '24.3.1'),
     [
       'CREATE TABLE sales.orders',
       '(',
@@ -44,10 +49,10 @@ test('an append sink on a modern server: MergeTree with its order_by and partiti
 });
 
 test('18.x has no DateTime64 nor Bool; a changelog sink gets _version / _is_deleted and its upsert key', () => {
-  const sql = createTableSql(def({}, { changelog: 'upsert', upsertKey: ['customer_id'] }), 'default', 't', '18.16.1');
+  const sql = createTableSql(def({}, { changelog: 'upsert', upsertKey: ['customer_id'] }), configOf({}), 'default', 't', '18.16.1');
   assert.match(sql, /order_ts DateTime,/);
   assert.match(sql, /paid Nullable\(UInt8\)/);
   assert.match(sql, /_version UInt64,\n {2}_is_deleted UInt8\n\)\nENGINE = ReplacingMergeTree\(_version\)\nORDER BY \(customer_id\);$/);
   // No key anywhere: an explicit empty sorting key.
-  assert.match(createTableSql(def({}), 'default', 't', '18.16.1'), /ORDER BY tuple\(\);$/);
+  assert.match(createTableSql(def({}), configOf({}), 'default', 't', '18.16.1'), /ORDER BY tuple\(\);$/);
 });

@@ -195,7 +195,7 @@ export class ClickHouseSink implements RunningSink {
     const cols = await this.transport.columns(this.conn.database, this.conn.table);
     if (cols.length === 0) {
       throw new ClickHouseSinkError(
-        `${this.where}: the table ${this.conn.database}.${this.conn.table} does not exist; create it, for example with:\n\n${createTableSql(this.def, this.conn.database, this.conn.table, version)}\n`,
+        `${this.where}: the table ${this.conn.database}.${this.conn.table} does not exist; create it, for example with:\n\n${createTableSql(this.def, this.config, this.conn.database, this.conn.table, version)}\n`,
       );
     }
     const major = Number(version.split('.')[0]);

@@ -19,6 +19,10 @@ export interface ClickHouseSinkConfig {
   maxRetryBackoffMs: number;
   dedup: 'auto' | 'token' | 'off';
   delivery: 'at-least-once' | 'exactly-once';
+  /** The ORDER BY of a table the sink creates; null: the upsert key, else `tuple()`. */
+  orderBy: string | null;
+  /** The PARTITION BY of a table the sink creates; null: none. */
+  partitionBy: string | null;
   templated: string[];
 }
 
@@ -47,6 +51,8 @@ export function resolveClickHouseSink(name: string, opts: Record<string, RawOpti
     maxRetryBackoffMs: r.durationMs('max_retry_backoff', 10_000),
     dedup,
     delivery,
+    orderBy: r.text('order_by', 'ORDER BY expression') ?? null,
+    partitionBy: r.text('partition_by', 'PARTITION BY expression') ?? null,
     templated: r.templated,
   };
 }

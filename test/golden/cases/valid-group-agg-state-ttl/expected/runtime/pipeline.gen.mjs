@@ -115,7 +115,7 @@ export function definePipeline(env) {
         "order_by": "customer_id",
         "table": "crm.lifetime_value",
         "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env),
-      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "crm", "table": "lifetime_value", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "templated": ["url"] }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "lifetime_revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }, { name: "last_order_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
+      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "crm", "table": "lifetime_value", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "orderBy": "customer_id", "partitionBy": null, "templated": ["url"] }, columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "lifetime_revenue", kind: "decimal", nullable: true, precision: 38, scale: 2 }, { name: "orders", kind: "bigint", nullable: false }, { name: "last_order_ts", kind: "timestamp", nullable: true }], json: json_out, cells: cells_out },
     ],
     instantiate(b) {
       const sink_out = rt.changelogSink(b.sink("out"), "upsert", ["customer_id"]);

@@ -115,7 +115,7 @@ export function definePipeline(env) {
         "order_by": "\"User ID\", window_start",
         "table": "odd.per_user",
         "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env),
-      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "odd", "table": "per_user", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "templated": ["url"] }, columns: [{ name: "User ID", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "Count", kind: "bigint", nullable: false }, { name: "max`w", kind: "string", nullable: true }], json: json_ch, cells: cells_ch },
+      }, config: { "connector": "clickhouse", "url": rt.subst("${PIPEC_CLICKHOUSE_URL}", env), "user": null, "password": null, "database": "odd", "table": "per_user", "batchSize": 10000, "flushIntervalMs": 1000, "maxAttempts": 6, "retryBackoffMs": 200, "maxRetryBackoffMs": 10000, "dedup": "auto", "delivery": "at-least-once", "orderBy": "\"User ID\", window_start", "partitionBy": null, "templated": ["url"] }, columns: [{ name: "User ID", kind: "bigint", nullable: false }, { name: "window_start", kind: "timestamp", nullable: false }, { name: "window_end", kind: "timestamp", nullable: false }, { name: "Count", kind: "bigint", nullable: false }, { name: "max`w", kind: "string", nullable: true }], json: json_ch, cells: cells_ch },
     ],
     instantiate(b) {
       const sink_ch = b.sink("ch");

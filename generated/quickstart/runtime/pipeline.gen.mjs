@@ -134,7 +134,7 @@ export function definePipeline(env) {
           "seed": "42",
           "total_rows": "20000",
         },
-        config: { "connector": "datagen", "rowsPerSecond": 0, "totalRows": 20000, "seed": 42, "partitions": 2, "templated": [] },
+        config: { "connector": "datagen", "rowsPerSecond": 0, "totalRows": 20000, "seed": 42, "partitions": 2, "fields": {"duration_ms":{"kind":"random","max":"30000","min":"50"},"page":{"kind":"choice","values":"/home,/search,/product,/cart,/checkout"},"user_id":{"kind":"random","max":"500","min":"1"},"view_id":{"kind":"sequence"},"view_ts":{"kind":"sequence","min":"2026-01-01 00:00:00","step":"30 ms"}}, "templated": [] },
         columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "page", kind: "string", nullable: false }, { name: "duration_ms", kind: "int", nullable: true }, { name: "view_ts", kind: "timestamp", nullable: false }],
         decode: null,
         timeIndex: 3, delayMs: 2000, idleTimeoutMs: 5000,

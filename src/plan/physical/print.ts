@@ -28,6 +28,12 @@ function maskUrl(text: string): string {
   return text.replace(/(\/\/[^:/@\s]*:)([^@\s]*)@/g, (_m, a: string, pw: string) => (pw.startsWith('${') ? `${a}${pw}@` : `${a}***@`)).replace(/(password\s*=\s*)([^\s$][^\s]*)/gi, '$1***');
 }
 
+/** A nested record (datagen's per-column settings) as `{a: {k=v, ...}, ...}`, keys as stored (sorted). */
+function nestedText(v: Record<string, unknown>): string {
+  const inner = Object.entries(v).map(([k, x]) => (x !== null && typeof x === 'object' ? `${k}: ${nestedText(x as Record<string, unknown>)}` : `${k}=${String(x)}`));
+  return `{${inner.join(', ')}}`;
+}
+
 /** Config fields in a stable order, values shown safely. */
 export function shownConfig(c: SourceConfig | SinkConfig): [string, string][] {
   const out: [string, string][] = [];
@@ -41,6 +47,7 @@ export function shownConfig(c: SourceConfig | SinkConfig): [string, string][] {
     else if (typeof v === 'string' && URL_FIELDS.has(k)) text = maskUrl(v);
     else if (typeof v === 'number' && isMs(k)) text = formatDuration(v);
     else if (Array.isArray(v)) text = `[${v.join(', ')}]`;
+    else if (typeof v === 'object') text = nestedText(v as Record<string, unknown>);
     // A value with commas (an ORDER BY list) in parentheses, so it reads apart from the next field.
     else if (typeof v === 'string' && v.includes(',')) text = `(${v})`;
     else text = String(v);

@@ -63,8 +63,7 @@ export class DatagenSource implements RunningSource {
     readonly def: SourceDef,
     private readonly out: SourceSink,
   ) {
-    const o = def.options;
-    // Source-wide settings as the compiler resolved them; per-column generators read `fields.*`.
+    // Settings as the compiler resolved them, the per-column generators' included.
     const cfg = datagenSourceConfig(def);
     this.total = cfg.totalRows ?? Number.POSITIVE_INFINITY;
     this.bounded = Number.isFinite(this.total);
@@ -72,7 +71,7 @@ export class DatagenSource implements RunningSource {
     const seed = cfg.seed >>> 0;
     const nParts = Math.max(1, cfg.partitions);
     for (let i = 0; i < nParts; i++) this.parts.push(this.out.partitionAdded(`${def.name}-${i}`));
-    this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, o, this.rps, def.name));
+    this.gens = def.columns.map((c, idx) => makeGen(c, idx, seed, cfg.fields[c.name] ?? {}, this.rps, def.name));
   }
 
   get finished(): boolean {
@@ -114,8 +113,8 @@ export class DatagenSource implements RunningSource {
   async close(): Promise<void> {}
 }
 
-function makeGen(c: ColumnDef, col: number, seed: number, o: Record<string, string>, rps: number, source: string): Gen {
-  const opt = (k: string): string | undefined => o[`fields.${c.name}.${k}`];
+function makeGen(c: ColumnDef, col: number, seed: number, field: Record<string, string>, rps: number, source: string): Gen {
+  const opt = (k: string): string | undefined => (Object.hasOwn(field, k) ? field[k] : undefined);
   const kind = opt('kind') ?? (c.kind === 'timestamp' ? 'sequence' : 'random');
   if (kind !== 'sequence' && kind !== 'random' && kind !== 'choice') throw new DatagenOptionError(`fields.${c.name}.kind of source '${source}' must be sequence, random or choice, got '${kind}'`);
   const time = (k: string, fallback: string): number => {

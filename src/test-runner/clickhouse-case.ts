@@ -18,6 +18,7 @@ import { runChdbOps, type ChdbOp } from './chdb-engine.ts';
 import { debeziumMessages, temporalJoinOutOfOrder } from './clickhouse-cdc.ts';
 import type { Row } from './compare.ts';
 import { DEAD_LETTERS, type Expectation, type TestCase } from './test-file.ts';
+import { RuntimeWatermarks } from './runtime-watermarks.ts';
 
 export const CLICKHOUSE_TARGET = 'clickhouse';
 
@@ -115,7 +116,7 @@ const partitionsOf = (c: TestCase, source: string): number[] => Array.from({ len
 function unplayable(plan: PlanDoc, c: TestCase, mergesLateRows: boolean): TargetNote | null {
   const sources = new Map(plan.sources.map((s) => [s.name, s]));
   const note = (i: number, why: string): TargetNote => ({ code: 'test-target-step-unsupported', span: c.stepSpans[i]!, params: { target: CLICKHOUSE_TARGET, step: STEP_NAMES[c.steps[i]!.kind], why } });
-  const wm = new Watermarks(plan, c);
+  const wm = new RuntimeWatermarks(plan, c);
   for (let i = 0; i < c.steps.length; i++) {
     const step = c.steps[i]!;
     if (step.kind === 'idle') return note(i, 'ClickHouse drops a partition from the watermark only after idle_timeout of real time without inserts');
@@ -124,57 +125,24 @@ function unplayable(plan: PlanDoc, c: TestCase, mergesLateRows: boolean): Target
       const src = sources.get(step.source)!;
       if (src.changelog === 'changelog' && src.connector !== 'postgres-cdc') return note(i, "the Debezium messages of a Kafka changelog source are not written by the test runner yet (only a postgres-cdc source's)");
       if (src.changelog !== 'changelog' && step.rows.some((r) => r.op !== undefined && r.op !== '+I')) return note(i, 'an append source of the ClickHouse target takes inserts only');
-      if (mergesLateRows && wm.rowsIncludeLate(step)) return note(i, 'some of these rows are behind the watermark, and ClickHouse merges late rows into their window (clickhouse-late-rows-merge)');
+      if (mergesLateRows && rowsIncludeLate(wm, step)) return note(i, 'some of these rows are behind the watermark, and ClickHouse merges late rows into their window (clickhouse-late-rows-merge)');
     }
-    wm.apply(step);
+    if (step.kind === 'watermark') wm.apply(step);
   }
   return null;
 }
 
-/** The runtime's watermark as the steps move it (largest event time per partition minus the delay, minimum over partitions). */
-class Watermarks {
-  private readonly seen = new Map<string, number[]>();
-  constructor(
-    private readonly plan: PlanDoc,
-    private readonly c: TestCase,
-  ) {}
-
-  private source(name: string): IrSource {
-    return this.plan.sources.find((s) => s.name === name)!;
+/** Whether a rows step holds a row behind the runtime's watermark (rows of one step can make each other late: walked in order). */
+function rowsIncludeLate(wm: RuntimeWatermarks, step: Extract<ScriptStep, { kind: 'rows' }>): boolean {
+  const col = wm.source(step.source).watermark?.column;
+  if (!col) return false;
+  for (const r of step.rows) {
+    const t = eventTime(r.values[col]);
+    if (t === null) continue;
+    if (t <= wm.current(step.source)) return true;
+    wm.observe(step.source, step.partition, t);
   }
-
-  private parts(name: string): number[] {
-    let p = this.seen.get(name);
-    if (!p) this.seen.set(name, (p = Array.from({ length: this.c.partitions.get(name) ?? 1 }, () => Number.NEGATIVE_INFINITY)));
-    return p;
-  }
-
-  private current(name: string): number {
-    const src = this.source(name);
-    return src.watermark ? Math.min(...this.parts(name)) - src.watermark.delayMs : Number.NEGATIVE_INFINITY;
-  }
-
-  rowsIncludeLate(step: Extract<ScriptStep, { kind: 'rows' }>): boolean {
-    const col = this.source(step.source).watermark?.column;
-    if (!col) return false;
-    // Rows of one step can make each other late too: walk them in order.
-    const parts = this.parts(step.source);
-    for (const r of step.rows) {
-      const t = eventTime(r.values[col]);
-      if (t === null) continue;
-      if (t <= this.current(step.source)) return true;
-      parts[step.partition] = Math.max(parts[step.partition]!, t);
-    }
-    return false;
-  }
-
-  apply(step: ScriptStep): void {
-    if (step.kind === 'watermark') {
-      const src = this.source(step.source);
-      const parts = this.parts(step.source);
-      for (const p of step.partition === null ? parts.keys() : [step.partition]) parts[p] = Math.max(parts[p]!, step.at + (src.watermark?.delayMs ?? 0));
-    }
-  }
+  return false;
 }
 
 const eventTime = (v: unknown): number | null => {

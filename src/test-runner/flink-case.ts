@@ -19,6 +19,7 @@ import type { Row } from './compare.ts';
 import { foldChangelog, STEP_NAMES, type TargetNote } from './clickhouse-case.ts';
 import { DEAD_LETTERS, type Expectation, type TestCase } from './test-file.ts';
 import type { FlinkEngineCase } from './flink-engine.ts';
+import { RuntimeWatermarks } from './runtime-watermarks.ts';
 
 export const FLINK_TARGET = 'flink';
 
@@ -267,63 +268,31 @@ function mayBeLate(plan: PlanDoc, src: IrSource, t: number, w: number): boolean 
  * source's rows so far minus the delay). A row is compared against both before it moves them.
  */
 class TwoWatermarks {
-  private readonly parts = new Map<string, number[]>();
-  private readonly idle = new Map<string, Set<number>>();
+  private readonly runtimeMarks: RuntimeWatermarks;
   private readonly flinkMax = new Map<string, number>();
-  constructor(
-    private readonly plan: PlanDoc,
-    private readonly c: TestCase,
-  ) {}
-
-  private src(name: string): IrSource {
-    return this.plan.sources.find((s) => s.name === name)!;
-  }
-
-  private partsOf(name: string): number[] {
-    let p = this.parts.get(name);
-    if (!p) this.parts.set(name, (p = Array.from({ length: this.c.partitions.get(name) ?? 1 }, () => Number.NEGATIVE_INFINITY)));
-    return p;
-  }
-
-  private runtime(name: string): number {
-    const s = this.src(name);
-    if (!s.watermark) return Number.NEGATIVE_INFINITY;
-    const idle = this.idle.get(name) ?? new Set();
-    const live = this.partsOf(name).filter((_, i) => !idle.has(i));
-    // Every partition idle: the runtime's watermark then follows processing time (not modelled).
-    if (live.length === 0) return Number.NaN;
-    return Math.min(...live) - s.watermark.delayMs;
+  constructor(plan: PlanDoc, c: TestCase) {
+    this.runtimeMarks = new RuntimeWatermarks(plan, c);
   }
 
   private flink(name: string): number {
-    const s = this.src(name);
+    const s = this.runtimeMarks.source(name);
     return s.watermark ? (this.flinkMax.get(name) ?? Number.NEGATIVE_INFINITY) - s.watermark.delayMs : Number.NEGATIVE_INFINITY;
   }
 
   /** Applies a watermark or idle step; true when it leaves the two watermarks apart. */
   apply(step: Extract<ScriptStep, { kind: 'watermark' | 'idle' }>): boolean {
-    const s = this.src(step.source);
-    if (step.kind === 'idle') {
-      let set = this.idle.get(step.source);
-      if (!set) this.idle.set(step.source, (set = new Set()));
-      set.add(step.partition);
-    } else {
-      const parts = this.partsOf(step.source);
-      for (const p of step.partition === null ? parts.keys() : [step.partition]) parts[p] = Math.max(parts[p]!, step.at + (s.watermark?.delayMs ?? 0));
-    }
-    return this.runtime(step.source) !== this.flink(step.source);
+    this.runtimeMarks.apply(step);
+    return this.runtimeMarks.current(step.source) !== this.flink(step.source);
   }
 
   /** The row's event time and both watermarks it meets (then it moves them); null without an event time. */
   row(source: string, partition: number, r: ScriptRow): { t: number; runtime: number; flink: number } | null {
-    const s = this.src(source);
+    const s = this.runtimeMarks.source(source);
     if (!s.watermark) return null;
     const t = readTimestamp(r.values[s.watermark.column]);
     if (typeof t !== 'number') return null;
-    const out = { t, runtime: this.runtime(source), flink: this.flink(source) };
-    const parts = this.partsOf(source);
-    parts[partition] = Math.max(parts[partition]!, t);
-    this.idle.get(source)?.delete(partition);
+    const out = { t, runtime: this.runtimeMarks.current(source), flink: this.flink(source) };
+    this.runtimeMarks.observe(source, partition, t);
     this.flinkMax.set(source, Math.max(this.flinkMax.get(source) ?? Number.NEGATIVE_INFINITY, t));
     return out;
   }

@@ -223,3 +223,13 @@ export type ScaleOut = 'none' | 'partitions';
 export function scaleOutOf(plan: PlanDoc): ScaleOut {
   return plan.pipeline.options['scale_out']?.value === 'partitions' ? 'partitions' : 'none';
 }
+
+/**
+ * The index of column `name` in `cols`: the exact name first, else the first case-insensitive
+ * match (unquoted identifiers fold case); -1 when there is none.
+ */
+export function columnIndex(cols: readonly IrColumn[], name: string): number {
+  let i = cols.findIndex((c) => c.name === name);
+  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+  return i;
+}

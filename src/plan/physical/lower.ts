@@ -2,11 +2,11 @@
 // run, where a changelog normalize goes, which sources get a commit-time version clock, when a
 // GROUP BY emits '-U', pane sizes, partition keys, watermark paths, sink commit points and the
 // resolved connector configurations). Pure and deterministic.
-import type { IrColumn, IrOperator, IrOption, IrSource, PlanDoc } from '../ir.ts';
+import type { IrOperator, IrOption, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
 import { sourcesNeedingNormalize } from '../state-fingerprints.ts';
-import { consumerMap, liveOperators } from '../graph.ts';
+import { columnIndex, consumerMap, liveOperators } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
 import { commitPoint, physicalCatalog, physicalCompaction, sinkConfig, sinkTable, sourceConfig, sourceTopic } from './connector-configs.ts';
@@ -17,13 +17,6 @@ export const VERSION_COLUMN = '$version_ts';
 
 /** When a versioned source without WATERMARK counts as caught up after its last change. */
 export const DEFAULT_VERSION_IDLE_MS = 5000;
-
-function findCol(cols: IrColumn[], name: string): number {
-  let i = cols.findIndex((c) => c.name === name);
-  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return i;
-}
-
 
 export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   const unsupported: PhysicalPlan['unsupported'] = [];
@@ -110,13 +103,13 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
 
 function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: VersionClock | null, pipeline: string, pipelineOptions: Record<string, IrOption>): PhysicalSource {
   // Row layout: the used columns, plus the watermark column when pruned away.
-  const cols = s.usedColumns.map((n) => s.columns[findCol(s.columns, n)]!).filter(Boolean);
-  if (s.watermark && findCol(cols, s.watermark.column) < 0) {
-    const wc = s.columns[findCol(s.columns, s.watermark.column)];
+  const cols = s.usedColumns.map((n) => s.columns[columnIndex(s.columns, n)]!).filter(Boolean);
+  if (s.watermark && columnIndex(cols, s.watermark.column) < 0) {
+    const wc = s.columns[columnIndex(s.columns, s.watermark.column)];
     if (wc) cols.push(wc);
   }
   // The normalize keys rows by the primary key, used or not.
-  if (normalized) for (const k of s.primaryKey!) if (findCol(cols, k) < 0) cols.push(s.columns[findCol(s.columns, k)]!);
+  if (normalized) for (const k of s.primaryKey!) if (columnIndex(cols, k) < 0) cols.push(s.columns[columnIndex(s.columns, k)]!);
   const names = cols.map((c) => c.name);
   if (clock) names.push(clock.column);
   const watermark = s.watermark

@@ -17,6 +17,7 @@ import { lowerPlan } from '../../../src/plan/physical/lower.ts';
 import type { PhysicalPlan } from '../../../src/plan/physical/types.ts';
 import { icebergSinks } from '../../iceberg/sink-input.ts';
 import type { SinkConfig, SourceConfig } from '../lib/config/config-types.ts';
+import { columnIndex } from '../../../src/plan/graph.ts';
 
 export interface Unsupported {
   what: string;
@@ -78,11 +79,6 @@ export function fingerprint(plan: PlanDoc): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-function findCol(cols: IrColumn[], name: string): number {
-  let i = cols.findIndex((c) => c.name === name);
-  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return i;
-}
 
 /** `phys`: the plan's physical lowering (the build driver's, else lowered here). */
 export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)): GeneratedBody {
@@ -118,7 +114,7 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
   const srcCols = new Map<string, IrColumn[]>();
   for (const s of sources) {
     const clock = clocks.get(s.id);
-    const cols = physSrc.get(s.id)!.rowColumns.map((n) => (clock && n === VERSION_COLUMN ? versionColumn(clock) : s.columns[findCol(s.columns, n)]!));
+    const cols = physSrc.get(s.id)!.rowColumns.map((n) => (clock && n === VERSION_COLUMN ? versionColumn(clock) : s.columns[columnIndex(s.columns, n)]!));
     srcCols.set(s.id, cols);
   }
   /** Output row layout of an operator. */
@@ -129,7 +125,7 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
   const scopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]): ExprScope => ({
     column(input, name) {
       const cols = inputs[input] ?? inputs[0]!;
-      const i = findCol(cols, name);
+      const i = columnIndex(cols, name);
       if (i < 0) throw new Error(`runtime codegen: column ${name} not found in input ${input}`);
       return { code: `${rowVars[input] ?? rowVars[0]}[${i}]`, type: cols[i]!.type };
     },
@@ -245,7 +241,7 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
   for (const s of sources) {
     const cols = srcCols.get(s.id)!;
     const clock: VersionClock | undefined = clocks.get(s.id);
-    const ti = s.watermark ? findCol(cols, s.watermark.column) : clock ? findCol(cols, VERSION_COLUMN) : -1;
+    const ti = s.watermark ? columnIndex(cols, s.watermark.column) : clock ? columnIndex(cols, VERSION_COLUMN) : -1;
     out.push('    {');
     out.push(`      id: ${q(s.id)}, name: ${q(s.name)}, connector: ${q(s.connector)}, format: ${s.format ? q(s.format) : 'null'},`);
     out.push(`      options: ${optionsCode(s.options, '      ')},`);
@@ -356,7 +352,7 @@ function instantiateCode(plan: PlanDoc, ops: IrOperator[], layout: (id: string) 
 /** Row expression mapping `from` columns to `to` columns by name (identity when equal). */
 function remap(from: IrColumn[], to: IrColumn[], v: string): string {
   if (from.length === to.length && from.every((c, i) => c.name === to[i]!.name)) return v;
-  const idx = to.map((c) => findCol(from, c.name));
+  const idx = to.map((c) => columnIndex(from, c.name));
   return `[${idx.map((i) => (i < 0 ? 'null' : `${v}[${i}]`)).join(', ')}]`;
 }
 

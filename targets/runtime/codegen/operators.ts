@@ -10,6 +10,7 @@ import { aggFnsCode } from './aggregates.ts';
 import { sessionPartitionFn } from './session.ts';
 import { jsComment as cm, jsString as q } from './js-text.ts';
 import { temporalJoinFunctions, temporalJoinInstance, type FnWithTemps, type ScopeOver } from './temporal-join.ts';
+import { columnIndex } from '../../../src/plan/graph.ts';
 
 export interface OperatorContext {
   /** The operator's identifier part (js-text.ts `jsNames`, collision-free). */
@@ -37,11 +38,6 @@ interface OperatorCode<O extends IrOperator> {
   push(k: number, id: string): string;
 }
 
-function findCol(cols: IrColumn[], name: string): number {
-  let i = cols.findIndex((c) => c.name === name);
-  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return i;
-}
 
 const inputsOf = (o: IrOperator): string => `[${o.inputs.map(q).join(', ')}]`;
 const plainEntry = (o: IrOperator): string => `{ id: ${q(o.id)}, inputs: ${inputsOf(o)} }`;
@@ -80,7 +76,7 @@ const OPERATORS: { [K in IrOperatorKind]: OperatorCode<Extract<IrOperator, { op:
       if (cx.normalized.has(o.source)) {
         // Changelog normalize between the source and the scan's consumers (state: last row per key).
         const cols = cx.layout(o.id);
-        const keys = cx.srcById.get(o.source)!.primaryKey!.map((k) => `r[${findCol(cols, k)}]`);
+        const keys = cx.srcById.get(o.source)!.primaryKey!.map((k) => `r[${columnIndex(cols, k)}]`);
         lines.push(`function nkey_${cx.id}(r) {\n  return ${keys.length === 1 ? keys[0] : `rt.compositeKey(${keys.join(', ')})`};\n}`);
         lines.push(`const norm_${cx.id} = b.normalize({ id: ${q(normalizeUid(o.id))}, keyOf: nkey_${cx.id}, out: emit_${cx.id} });`);
       }
@@ -177,13 +173,13 @@ const OPERATORS: { [K in IrOperatorKind]: OperatorCode<Extract<IrOperator, { op:
       }
       const cells = o.outputMap.map((m) => {
         const cols = m.input === 0 ? L : R;
-        const i = findCol(cols, m.column);
+        const i = columnIndex(cols, m.column);
         return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
       });
       out.push(`function join_${id}(l, r) {\n  return [${cells.join(', ')}];\n}`);
       // A late row, in the shape its ON LATE TO sink receives: the join's columns, the other side's NULL, then the side.
       for (const side of [0, 1] as const) {
-        const lateCells = o.outputMap.map((m) => (m.input === side ? `x[${findCol(side === 0 ? L : R, m.column)}]` : 'null'));
+        const lateCells = o.outputMap.map((m) => (m.input === side ? `x[${columnIndex(side === 0 ? L : R, m.column)}]` : 'null'));
         out.push(`function late${side === 0 ? 'l' : 'r'}_${id}(x) {\n  return [${[...lateCells, q(side === 0 ? 'left' : 'right')].join(', ')}];\n}`);
       }
       return out;

@@ -4,22 +4,18 @@
 // common case) the group key is the partition key and no function is generated.
 import type { IrColumn, WindowAggOp } from '../../../src/plan/ir.ts';
 import { jsComment } from './js-text.ts';
+import { columnIndex } from '../../../src/plan/graph.ts';
 
-function findCol(cols: IrColumn[], name: string): number {
-  let i = cols.findIndex((c) => c.name === name);
-  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return i;
-}
 
 /** Source of `function <name>(r)` returning the row's partition key, or null when it is the group key. */
 export function sessionPartitionFn(o: WindowAggOp, inCols: IrColumn[], name: string): string | null {
   if (o.window.kind !== 'session') return null;
   const parts = o.window.partitionBy.map((p) => {
-    const i = findCol(inCols, p);
+    const i = columnIndex(inCols, p);
     if (i < 0) throw new Error(`SESSION PARTITION BY column '${p}' is not in the input of ${o.id}`);
     return i;
   });
-  const keys = o.groupKeys.map((k) => (k.expr.kind === 'col' && k.expr.input === 0 ? findCol(inCols, k.expr.name) : -1));
+  const keys = o.groupKeys.map((k) => (k.expr.kind === 'col' && k.expr.input === 0 ? columnIndex(inCols, k.expr.name) : -1));
   const pset = new Set(parts);
   if (keys.length === pset.size && keys.every((i) => pset.has(i))) return null;
   // A Map key as AggFns.keyOf makes one: the value for one column, a joined text for several.

@@ -22,6 +22,7 @@ export const SINCE_EVER = Number.MIN_SAFE_INTEGER;
 
 export type { VersionClock } from '../../../src/plan/physical/types.ts';
 import type { VersionClock } from '../../../src/plan/physical/types.ts';
+import { columnIndex } from '../../../src/plan/graph.ts';
 
 /** The added column of a versioned source's rows. */
 export function versionColumn(clock: VersionClock): IrColumn {
@@ -36,11 +37,6 @@ export function versionDecodeLines(clock: VersionClock, i: number): string[] {
 export type ScopeOver = (inputs: IrColumn[][], rowVars: string[], temps: string[]) => ExprScope;
 export type FnWithTemps = (sig: string, temps: string[], body: string) => string;
 
-function findCol(cols: IrColumn[], name: string): number {
-  let i = cols.findIndex((c) => c.name === name);
-  if (i < 0) i = cols.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return i;
-}
 
 /** Key functions (NULL in any key part = no key), residual and output row of a temporal join. */
 export function temporalJoinFunctions(
@@ -64,18 +60,18 @@ export function temporalJoinFunctions(
   const lt: string[] = [];
   const lsc = scopeOver([L, L], ['r', 'r'], lt);
   const lparts = o.leftKeys.map((e: IrExpr, i) => {
-    const rc = R[findCol(R, o.rightKeys[i]!)]!;
+    const rc = R[columnIndex(R, o.rightKeys[i]!)]!;
     return coerce(compileExpr(e, lsc), rc.type, lsc);
   });
   out.push(keyFn('lkey', lparts, lt));
-  out.push(keyFn('rkey', o.rightKeys.map((k) => `r[${findCol(R, k)}]`), []));
+  out.push(keyFn('rkey', o.rightKeys.map((k) => `r[${columnIndex(R, k)}]`), []));
   if (o.residual) {
     const temps: string[] = [];
     const sc = scopeOver([L, R], ['l', 'r'], temps);
     out.push(fnWithTemps(`resid_${id}(l, r)`, temps, `return ${compileExpr(o.residual, sc).code} === true;`));
   }
   const cells = o.outputMap.map((m) => {
-    const i = findCol(m.input === 0 ? L : R, m.column);
+    const i = columnIndex(m.input === 0 ? L : R, m.column);
     return m.input === 0 ? `l[${i}]` : `(r === null ? null : r[${i}])`;
   });
   out.push(`function join_${id}(l, r) {\n  return [${cells.join(', ')}];\n}`);
@@ -83,15 +79,15 @@ export function temporalJoinFunctions(
 }
 
 function versionTimeName(rightTime: string | null, R: IrColumn[]): string {
-  return rightTime === null ? `commit time (${R[findCol(R, VERSION_COLUMN)]?.metadataFrom ?? '?'})` : `right.${rightTime}`;
+  return rightTime === null ? `commit time (${R[columnIndex(R, VERSION_COLUMN)]?.metadataFrom ?? '?'})` : `right.${rightTime}`;
 }
 
 /** The operator, its push functions for both inputs, as lines of `instantiate`. */
 export function temporalJoinInstance(o: TemporalJoinOp, id: string, L: IrColumn[], R: IrColumn[], rightTime: string | null): string[] {
-  const rti = rightTime === null ? findCol(R, VERSION_COLUMN) : findCol(R, rightTime);
+  const rti = rightTime === null ? columnIndex(R, VERSION_COLUMN) : columnIndex(R, rightTime);
   return [
     `const op_${id} = b.temporalJoin({ id: ${jsString(o.id)}, joinType: ${jsString(o.joinType)}, leftKey: lkey_${id}, rightKey: rkey_${id}, ` +
-      `leftTimeIndex: ${findCol(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}` +
+      `leftTimeIndex: ${columnIndex(L, o.asOfColumn)}, rightTimeIndex: ${rti}, residual: ${o.residual ? `resid_${id}` : 'null'}, join: join_${id}, out: emit_${id}` +
       `${o.stateBound.kind === 'ttl' ? `, stateTtlMs: ${o.stateBound.ttlMs}` : ''} });`,
     `function pushl_${id}(r) {\n  op_${id}.pushLeft(r);\n}`,
     `function pushr_${id}(r) {\n  op_${id}.pushRight(r);\n}`,

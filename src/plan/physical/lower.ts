@@ -10,7 +10,7 @@ import { columnIndex, consumerMap, liveOperators } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
 import { commitPoint, physicalCatalog, physicalCompaction, sinkConfig, sinkTable, sourceConfig, sourceTopic } from './connector-configs.ts';
-import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type VersionClock } from './types.ts';
+import { PHYSICAL_VERSION, type PhysicalOperator, type PhysicalPlan, type PhysicalSource, type PhysicalSourceFormat, type VersionClock } from './types.ts';
 
 /** Name of the added version-time column: not a SQL identifier, so it never meets a user column. */
 export const VERSION_COLUMN = '$version_ts';
@@ -101,6 +101,14 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   };
 }
 
+/** The value format as decoded: Avro/Protobuf with a `file:` schema are plain values, else the Confluent wire format. */
+function sourceFormat(s: IrSource): PhysicalSourceFormat | null {
+  if (s.format === null) return null;
+  const binary = s.format === 'avro' || s.format === 'protobuf';
+  const plain = s.schemaRef !== null && s.schemaRef.trim().startsWith('file:');
+  return { kind: s.format, wire: binary ? (plain ? 'plain' : 'confluent') : null, schema: s.schemaRef };
+}
+
 function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: VersionClock | null, pipeline: string, pipelineOptions: Record<string, IrOption>): PhysicalSource {
   // Row layout: the used columns, plus the watermark column when pruned away.
   const cols = s.usedColumns.map((n) => s.columns[columnIndex(s.columns, n)]!).filter(Boolean);
@@ -128,6 +136,7 @@ function lowerSource(s: IrSource, live: boolean, normalized: boolean, clock: Ver
     versionClock: clock,
     watermark,
     topic: sourceTopic(s, pipelineOptions),
+    format: sourceFormat(s),
   };
 }
 

@@ -89,6 +89,7 @@ export function printPhysicalText(p: PhysicalPlan): string {
   for (const s of p.sources) {
     L.push(`source ${displayText(s.name)} (${s.connector})${s.live ? '' : ' [not read: feeds no sink]'}`);
     L.push(`  config: ${displayText(configLine(s.config))}`);
+    if (s.format) L.push(`  format: ${s.format.kind}${s.format.wire ? `, ${s.format.wire} wire` : ''}${s.format.schema !== null ? `, schema ${displayText(s.format.schema)}` : ''}`);
     L.push(`  row: ${displayText(s.rowColumns.join(', '))}`);
     if (s.watermark) L.push(`  watermark: ${displayText(s.watermark.column)} - ${formatDuration(s.watermark.delayMs)}, idle after ${s.watermark.idleTimeoutMs === null ? 'never' : formatDuration(s.watermark.idleTimeoutMs)}`);
     if (s.normalize) L.push(`  changelog normalize: last row per (${displayText(s.normalize.key.join(', '))})`);

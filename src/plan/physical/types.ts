@@ -2,14 +2,15 @@
 // alone. Plain JSON, versioned by PHYSICAL_VERSION; `pipec plan --physical` prints it (text,
 // json, dot) and the runtime code generator reads it. Documented in src/plan/CONTEXT.md.
 import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
-import type { Changelog, IrCatalog, IrCompactionAction, IrOperatorKind, IrPartitionField, IrSortField, StateBound } from '../ir.ts';
+import type { Changelog, FileSourceFormat, KafkaSourceFormat, IrCatalog, IrCompactionAction, IrOperatorKind, IrPartitionField, IrSortField, StateBound } from '../ir.ts';
 import type { Span } from '../../diagnostics/span.ts';
 
 /**
  * 2: sinks carry their table layout (`table`). 3: topic-backed sources carry their topic (`topic`);
  * the plan carries its Iceberg catalogs (`catalogs`) and compaction policies (`compactions`).
+ * 4: sources carry their value format as decoded (`format`: kind, Avro/Protobuf wire, schema).
  */
-export const PHYSICAL_VERSION = 3;
+export const PHYSICAL_VERSION = 4;
 
 export interface PhysicalPlan {
   physicalVersion: typeof PHYSICAL_VERSION;
@@ -81,6 +82,19 @@ export interface PhysicalCompaction {
   scheduleMs: number | null;
 }
 
+/** A source's value format as the runtime decodes it (physical version 4). */
+export interface PhysicalSourceFormat {
+  kind: KafkaSourceFormat | FileSourceFormat;
+  /**
+   * Avro/Protobuf only: 'plain' values a `file:` schema describes (Flink's avro / protobuf
+   * formats), or 'confluent': the Confluent wire format, writer schemas from the registry (a
+   * `registry:` subject, or no schema at all). null for the other formats.
+   */
+  wire: 'plain' | 'confluent' | null;
+  /** The `schema` reference as written (`registry:orders-value`, `file:x.avsc`); null when none. */
+  schema: string | null;
+}
+
 export interface PhysicalSource {
   id: string;
   name: string;
@@ -101,6 +115,8 @@ export interface PhysicalSource {
   watermark: { column: string; delayMs: number; idleTimeoutMs: number | null } | null;
   /** `kafka` and `postgres-cdc` sources: the topic an engine that consumes it reads (physical version 3); null otherwise. */
   topic: SourceTopic | null;
+  /** `kafka` and `file` sources: the value format (physical version 4); null for connectors without one. */
+  format: PhysicalSourceFormat | null;
 }
 
 export interface PhysicalOperator {

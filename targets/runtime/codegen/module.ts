@@ -250,6 +250,8 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? clock?.idleTimeoutMs ?? 'null'},`);
     // Avro/Protobuf: the compiled schema (writer of plain `file:` values, reader defaults).
+    const wire = physSrc.get(s.id)!.format?.wire ?? null;
+    if (wire !== null) out.push(`      formatWire: ${q(wire)},`);
     if ((s.format === 'avro' || s.format === 'protobuf') && s.schemaText !== null) out.push(`      schemaText: ${q(s.schemaText)},`);
     if (normalized.has(s.id)) out.push('      normalized: true,');
     out.push('    },');

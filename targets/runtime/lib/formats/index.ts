@@ -34,17 +34,17 @@ function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefi
     case 'protobuf': {
       const make = Object.hasOwn(formats, format) ? formats[format] : undefined;
       if (!make) throw new FormatSetupError(`format '${format}' is not available in this runtime build (rebuild the pipeline)`);
-      const ref = def.options.schema ?? null;
-      // A `file:` schema describes plain values (Flink's avro / protobuf formats); a registry
-      // subject, or no schema at all, means the Confluent wire format (avro-confluent, ...).
-      const plain = ref !== null && ref.trim().startsWith('file:');
+      // Plain values of a `file:` schema, or the Confluent wire format: decided by the compiler
+      // (the physical plan's format), never re-read from the options here.
+      if (def.formatWire === undefined) throw new FormatSetupError(`source '${def.name}': format '${format}' without its resolved wire format (rebuild the pipeline)`);
+      const plain = def.formatWire === 'plain';
       const schemaText = def.schemaText ?? null;
       let registryUrl: string | null = null;
       if (!plain) {
         registryUrl = env.PIPEC_SCHEMA_REGISTRY_URL ?? null;
         if (!registryUrl) throw new FormatSetupError(`format '${format}' reads writer schemas from the schema registry: set PIPEC_SCHEMA_REGISTRY_URL`);
       } else if (schemaText === null) {
-        throw new FormatSetupError(`format '${format}' with schema '${ref}' needs the schema embedded by the compiler (rebuild the pipeline)`);
+        throw new FormatSetupError(`format '${format}' with a file: schema needs the schema embedded by the compiler (rebuild the pipeline)`);
       }
       try {
         const opts = { columns: def.columns, schemaText, registryUrl };

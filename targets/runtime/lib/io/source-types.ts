@@ -47,6 +47,11 @@ export interface SourceDef {
    * schema of plain `file:` values, the reader defaults of registry ones. Absent otherwise.
    */
   schemaText?: string | null;
+  /**
+   * Avro/Protobuf sources: plain values (a `file:` schema) or the Confluent wire format, as the
+   * physical plan decided (`PhysicalSourceFormat.wire`). Absent for other formats.
+   */
+  formatWire?: 'plain' | 'confluent';
   /** Raw record (parsed JSON object, CSV record object, Parquet row) → row, or null on error. */
   decode: ((raw: any, err: DecodeError) => Row | null) | null;
   /** Index of the watermark column in the row; -1 without watermark. */

@@ -31,8 +31,23 @@ test('the text form shows resolved delivery, effective acks and commit points; s
   assert.match(text, /user=\$\{CH_USER\}/);
   for (const out of [text, printPhysicalJson(p), printPhysicalDot(p)]) assert.ok(!out.includes('inline-secret'), out);
   assert.match(text, /password=\*\*\*/);
-  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 3);
+  assert.equal(JSON.parse(printPhysicalJson(p)).physicalVersion, 4);
   assert.match(printPhysicalDot(p), /^digraph "p" \{/);
+});
+
+test("a source's value format: Avro with a registry subject is the Confluent wire, a datagen source has none", async () => {
+  const r = await compileFile('p.pipe.sql', {
+    cwd: '/',
+    readText: () => `CREATE SOURCE a (id BIGINT) WITH (connector = 'kafka', topic = 'a', format = 'avro', schema = 'registry:a-value');
+CREATE SOURCE g (id BIGINT) WITH (connector = 'datagen', total_rows = '1');
+CREATE SINK k FROM a WITH (connector = 'kafka', topic = 'o');
+CREATE SINK k2 FROM g WITH (connector = 'kafka', topic = 'o2');`,
+    env: { get: (n) => ({ PIPEC_KAFKA_BROKERS: 'b:1', PIPEC_SCHEMA_REGISTRY_URL: 'http://r:1' } as Record<string, string>)[n] },
+  });
+  assert.ok(r.plan, r.diagnostics.sorted().map((d) => d.message).join('\n'));
+  const p = lowerPlan(r.plan);
+  assert.deepEqual(p.sources.map((s) => s.format), [{ kind: 'avro', wire: 'confluent', schema: 'registry:a-value' }, null]);
+  assert.match(printPhysicalText(p), /source a \(kafka\)\n  config: [^\n]*\n  format: avro, confluent wire, schema registry:a-value\n/);
 });
 
 test('a ClickHouse sink shows the table it writes: a bare name in default, the sorting key, the TTL', async () => {

@@ -251,8 +251,10 @@ function jsonBytes(name: string, t: SqlType): { expr: string; bad: BadValue } {
 }
 
 function kafkaFormat(ctx: EmitContext, src: IrSource): { name: string; settings: [string, string][] } | null {
-  const fmt = src.format ?? 'json';
-  const ref = src.schemaRef ?? '';
+  // The value format as the physical plan lowered it (PhysicalSource.format): never the options.
+  const format = ctx.physical.sources.find((p) => p.id === src.id)?.format ?? null;
+  const fmt = format?.kind ?? 'json';
+  const ref = format?.schema ?? '';
   const bad = (reason: string): null => {
     ctx.bag.report('clickhouse-format-unsupported', src.span, { source: src.name, format: fmt, reason });
     return null;

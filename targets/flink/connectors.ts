@@ -7,7 +7,7 @@
 // references as written, so no secret or machine-specific value lands in the script. Differences
 // from the runtime are reported at the source or sink.
 import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/plan/ir.ts';
-import type { PhysicalSink } from '../../src/plan/physical/types.ts';
+import type { PhysicalSink, PhysicalSourceFormat } from '../../src/plan/physical/types.ts';
 import type { SinkConfig, SourceConfig } from '../runtime/lib/config/config-types.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
@@ -29,12 +29,12 @@ export interface SourceTable {
   with: With;
 }
 
-export function sourceTable(plan: PlanDoc, s: IrSource, config: SourceConfig, bag: DiagnosticBag): SourceTable | null {
+export function sourceTable(plan: PlanDoc, s: IrSource, config: SourceConfig, format: PhysicalSourceFormat | null, bag: DiagnosticBag): SourceTable | null {
   const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
-  const w = sourceWith(plan, s, config, bag);
+  const w = sourceWith(plan, s, config, format, bag);
   return w ? { columns, with: w } : null;
 }
 
@@ -63,10 +63,10 @@ function payloadColumns(s: IrSource, bag: DiagnosticBag): string[] | null {
   return cols;
 }
 
-function sourceWith(plan: PlanDoc, s: IrSource, c: SourceConfig, bag: DiagnosticBag): With | null {
+function sourceWith(plan: PlanDoc, s: IrSource, c: SourceConfig, valueFormat: PhysicalSourceFormat | null, bag: DiagnosticBag): With | null {
   switch (c.connector) {
     case 'kafka':
-      return kafkaSource(plan, s, c, bag);
+      return kafkaSource(plan, s, c, valueFormat, bag);
     case 'postgres-cdc':
       bag.report('flink-connector-unavailable', s.span, { what: `source '${s.name}'`, connector: 'postgres-cdc (Flink CDC)', reason: "Flink CDC 3.5.0, the newest release, needs Flink 1.20's SourceFunction, removed in Flink 2.0" });
       return postgresCdc(plan, s, c);
@@ -82,8 +82,9 @@ function sourceWith(plan: PlanDoc, s: IrSource, c: SourceConfig, bag: Diagnostic
   }
 }
 
-function formatOptions(s: IrSource, bag: DiagnosticBag, prefix = ''): With | null {
-  switch (s.format) {
+/** The value format's options, from the physical plan's lowering (kind, schema reference). */
+function formatOptions(s: IrSource, format: PhysicalSourceFormat | null, bag: DiagnosticBag, prefix = ''): With | null {
+  switch (format?.kind ?? null) {
     case 'json':
     case null:
       bag.report('flink-dead-letters', s.span, { source: s.name });
@@ -92,20 +93,20 @@ function formatOptions(s: IrSource, bag: DiagnosticBag, prefix = ''): With | nul
       bag.report('flink-dead-letters', s.span, { source: s.name });
       return [[`${prefix}format`, 'debezium-json']];
     case 'avro':
-      if (s.schemaRef?.startsWith('registry:')) return [[`${prefix}format`, 'avro-confluent'], ['avro-confluent.url', '${PIPEC_SCHEMA_REGISTRY_URL}']];
+      if (format?.schema?.startsWith('registry:')) return [[`${prefix}format`, 'avro-confluent'], ['avro-confluent.url', '${PIPEC_SCHEMA_REGISTRY_URL}']];
       bag.report('flink-format-unsupported', s.span, { source: s.name, format: 'avro', reason: 'without a schema registry Flink has no writer schema for the records' });
       return null;
     case 'protobuf':
       bag.report('flink-format-unsupported', s.span, { source: s.name, format: 'protobuf', reason: "Flink's protobuf format needs a Java class compiled from the .proto file" });
       return null;
     default:
-      bag.report('flink-format-unsupported', s.span, { source: s.name, format: s.format, reason: 'Kafka records in this format have no Flink decoder' });
+      bag.report('flink-format-unsupported', s.span, { source: s.name, format: format?.kind ?? 'none', reason: 'Kafka records in this format have no Flink decoder' });
       return null;
   }
 }
 
-function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'kafka' }>, bag: DiagnosticBag): With | null {
-  const format = formatOptions(s, bag);
+function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'kafka' }>, valueFormat: PhysicalSourceFormat | null, bag: DiagnosticBag): With | null {
+  const format = formatOptions(s, valueFormat, bag);
   if (!format) return null;
   const startup = c.startup;
   const w: With = [

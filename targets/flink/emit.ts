@@ -68,9 +68,9 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag, physical: Phy
 
   const sourceTables = new Map<string, string>();
   for (const s of plan.sources) {
-    const config = physical.sources.find((x) => x.id === s.id)?.config;
-    if (!config) throw new Error(`internal: source ${s.name} has no physical entry`);
-    const t = sourceTable(plan, s, config, bag);
+    const phys = physical.sources.find((x) => x.id === s.id);
+    if (!phys) throw new Error(`internal: source ${s.name} has no physical entry`);
+    const t = sourceTable(plan, s, phys.config, phys.format, bag);
     if (!t) {
       out.push(comment(`source ${s.name}: left out, Flink cannot read it as the spec says (see the warning)`), '');
       continue;

@@ -104,6 +104,7 @@ export function definePipeline(env) {
     options: {
       "checkpoint_interval": "1 min",
     },
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "clicks", name: "clicks", connector: "kafka", format: "protobuf",

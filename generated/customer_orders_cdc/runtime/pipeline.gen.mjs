@@ -150,6 +150,7 @@ export function definePipeline(env) {
     options: {
       "checkpoint_interval": "30 s",
     },
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "customers", name: "customers", connector: "postgres-cdc", format: null,

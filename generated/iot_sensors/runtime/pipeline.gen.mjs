@@ -148,6 +148,7 @@ export function definePipeline(env) {
     options: {
       "checkpoint_interval": "30s",
     },
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "readings", name: "readings", connector: "kafka", format: "json",

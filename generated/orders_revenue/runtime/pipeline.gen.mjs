@@ -178,6 +178,7 @@ export function definePipeline(env) {
     options: {
       "checkpoint_interval": "30 s",
     },
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "orders", name: "orders", connector: "kafka", format: "json",

@@ -112,6 +112,7 @@ export function definePipeline(env) {
     options: {
       "checkpoint_interval": "5 s",
     },
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "page_views", name: "page_views", connector: "datagen", format: null,

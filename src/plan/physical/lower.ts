@@ -6,7 +6,7 @@ import type { IrOperator, IrOption, IrSource, PlanDoc } from '../ir.ts';
 import { exprText } from '../print/expr.ts';
 import { paneSize } from '../optimize/pane-sizes.ts';
 import { sourcesNeedingNormalize } from '../state-fingerprints.ts';
-import { columnIndex, consumerMap, liveOperators } from '../graph.ts';
+import { columnIndex, consumerMap, liveOperators, scaleOutOf } from '../graph.ts';
 import { assertNever } from '../../util/assert-never.ts';
 import { OptionReader } from '../../../targets/runtime/lib/config/option-reader.ts';
 import { commitPoint, physicalCatalog, physicalCompaction, sinkConfig, sinkTable, sourceConfig, sourceTopic } from './connector-configs.ts';
@@ -91,7 +91,12 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
   });
   return {
     physicalVersion: PHYSICAL_VERSION,
-    pipeline: { name: plan.pipeline.name, checkpointIntervalMs: plan.pipeline.checkpointIntervalMs },
+    pipeline: {
+      name: plan.pipeline.name,
+      checkpointIntervalMs: plan.pipeline.checkpointIntervalMs,
+      scaleOut: scaleOutOf(plan),
+      deadLetterPath: plan.pipeline.options['dead_letter_path']?.value ?? null,
+    },
     sources,
     operators,
     sinks,

@@ -85,7 +85,9 @@ function shownTopic(t: SourceTopic | null): SourceTopic | null {
 const configLine = (c: SourceConfig | SinkConfig): string => shownConfig(c).map(([k, v]) => `${k}=${v}`).join(', ');
 
 export function printPhysicalText(p: PhysicalPlan): string {
-  const L: string[] = [`physical plan v${p.physicalVersion} of pipeline ${displayText(p.pipeline.name)}, checkpoint every ${formatDuration(p.pipeline.checkpointIntervalMs)}`, ''];
+  const scale = p.pipeline.scaleOut === 'partitions' ? ', scaled out by partitions' : '';
+  const dead = p.pipeline.deadLetterPath !== null ? `, dead letters to ${displayText(p.pipeline.deadLetterPath)}` : '';
+  const L: string[] = [`physical plan v${p.physicalVersion} of pipeline ${displayText(p.pipeline.name)}, checkpoint every ${formatDuration(p.pipeline.checkpointIntervalMs)}${scale}${dead}`, ''];
   for (const s of p.sources) {
     L.push(`source ${displayText(s.name)} (${s.connector})${s.live ? '' : ' [not read: feeds no sink]'}`);
     L.push(`  config: ${displayText(configLine(s.config))}`);

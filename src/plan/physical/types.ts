@@ -8,13 +8,21 @@ import type { Span } from '../../diagnostics/span.ts';
 /**
  * 2: sinks carry their table layout (`table`). 3: topic-backed sources carry their topic (`topic`);
  * the plan carries its Iceberg catalogs (`catalogs`) and compaction policies (`compactions`).
- * 4: sources carry their value format as decoded (`format`: kind, Avro/Protobuf wire, schema).
+ * 4: sources carry their value format as decoded (`format`: kind, Avro/Protobuf wire, schema);
+ * the pipeline its scale-out mode and dead-letter path.
  */
 export const PHYSICAL_VERSION = 4;
 
 export interface PhysicalPlan {
   physicalVersion: typeof PHYSICAL_VERSION;
-  pipeline: { name: string; checkpointIntervalMs: number };
+  pipeline: {
+    name: string;
+    checkpointIntervalMs: number;
+    /** `scale_out`: 'partitions' runs members that share one Kafka source's partitions (physical version 4). */
+    scaleOut: 'none' | 'partitions';
+    /** `dead_letter_path` as written; null: `<pipeline>[.<member>].dead-letters.ndjson` beside the spec (version 4). */
+    deadLetterPath: string | null;
+  };
   sources: PhysicalSource[];
   /** The logical operators in the same (topological) order, each with its physical decisions. */
   operators: PhysicalOperator[];

@@ -237,6 +237,7 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
   out.push('  state,');
   out.push(`  checkpointIntervalMs: ${plan.pipeline.checkpointIntervalMs},`);
   out.push(`  options: ${optionsCode(plan.pipeline.options, '  ')},`);
+  out.push(`  scaleOut: ${q(phys.pipeline.scaleOut)}, deadLetterPath: ${phys.pipeline.deadLetterPath === null ? 'null' : q(phys.pipeline.deadLetterPath)},`);
   out.push('  sources: [');
   for (const s of sources) {
     const cols = srcCols.get(s.id)!;

@@ -187,7 +187,7 @@ export class Engine {
     // Scaled out, every partition is a task (partition-tasks.ts) and the checkpoint directory is
     // the store shared by the members (member-store.ts); this member checkpoints into its own
     // directory in it.
-    const scaleOut = def.options.scale_out === 'partitions';
+    const scaleOut = def.scaleOut === 'partitions';
     let member: string | null = null;
     let store: MemberStore | null = null;
     if (scaleOut) {
@@ -251,7 +251,7 @@ export class Engine {
       wmDirty: false,
       wmGraph: null,
       bySourceId: new Map(),
-      dead: new DeadLetterFile(this.opts.baseDir, this.def.name, this.def.options.dead_letter_path, scale.member, (m) => this.warn(m)),
+      dead: new DeadLetterFile(this.opts.baseDir, this.def.name, this.def.deadLetterPath ?? undefined, scale.member, (m) => this.warn(m)),
       parts: null!,
       stop: null,
     };

@@ -49,6 +49,10 @@ export interface PipelineDef {
   state: StateFingerprints;
   checkpointIntervalMs: number;
   options: Record<string, string>;
+  /** `scale_out` as the physical plan resolved it; absent (hand-made defs): 'none'. */
+  scaleOut?: 'none' | 'partitions';
+  /** `dead_letter_path` as written, resolved against the spec's folder at start; null/absent: the default name. */
+  deadLetterPath?: string | null;
   sources: SourceDef[];
   sinks: SinkDef[];
   instantiate(b: Builders): Instance;

@@ -32,7 +32,7 @@ class CountOp implements StatefulOp {
 }
 
 const NO_STATE: StateFingerprints = { sources: {}, operators: {}, sinks: {} };
-const def = (fingerprint: string, state = NO_STATE): PipelineDef => ({ name: 'p', fingerprint, state, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
+const def = (fingerprint: string, state = NO_STATE): PipelineDef => ({ name: 'p', fingerprint, state, checkpointIntervalMs: 1000, options: { scale_out: 'partitions' }, scaleOut: 'partitions', sources: [], sinks: [], instantiate: () => ({ emit: {}, graph: [], late: {} }) });
 
 /** One member: a fake source of two partitions, a clock the test moves, a log of what happened in what order. */
 /** `state`: the build's state fingerprints, written into its checkpoints (format 3); without, format 2 (whole-plan fingerprint only). */

@@ -55,6 +55,7 @@ export function definePipeline(env) {
     state,
     checkpointIntervalMs: 30000,
     options: {},
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "customers", name: "customers", connector: "postgres-cdc", format: null,

@@ -87,6 +87,7 @@ export function definePipeline(env) {
     state,
     checkpointIntervalMs: 30000,
     options: {},
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "orders", name: "orders", connector: "kafka", format: "json",

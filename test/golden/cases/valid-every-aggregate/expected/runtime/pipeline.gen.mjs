@@ -144,6 +144,7 @@ export function definePipeline(env) {
     state,
     checkpointIntervalMs: 30000,
     options: {},
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "bids", name: "bids", connector: "file", format: "ndjson",

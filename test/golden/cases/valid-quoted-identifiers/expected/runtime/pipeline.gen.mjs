@@ -93,6 +93,7 @@ export function definePipeline(env) {
     state,
     checkpointIntervalMs: 30000,
     options: {},
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "Events", name: "Events", connector: "kafka", format: "json",

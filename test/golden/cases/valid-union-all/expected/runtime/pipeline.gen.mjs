@@ -90,6 +90,7 @@ export function definePipeline(env) {
     state,
     checkpointIntervalMs: 30000,
     options: {},
+    scaleOut: "none", deadLetterPath: null,
     sources: [
       {
         id: "web_events", name: "web_events", connector: "file", format: "ndjson",

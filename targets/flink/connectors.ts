@@ -30,7 +30,7 @@ export interface SourceTable {
 }
 
 export function sourceTable(plan: PlanDoc, s: IrSource, config: SourceConfig, format: PhysicalSourceFormat | null, bag: DiagnosticBag): SourceTable | null {
-  const columns = s.connector === 'datagen' ? datagenColumns(s, bag) : payloadColumns(s, bag);
+  const columns = config.connector === 'datagen' ? datagenColumns(s, config, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
@@ -156,23 +156,31 @@ function postgresCdc(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { conn
  * Flink's datagen cannot sequence) as a computed column, so sequences equal pipec's; random
  * columns use Flink's generator, choice columns pick by a random index.
  */
-function datagenColumns(s: IrSource, bag: DiagnosticBag): string[] {
+/** A datagen column's settings (the resolved config's `fields`) and its kind, defaulted as the runtime's generator does. */
+function datagenField(cfg: Extract<SourceConfig, { connector: 'datagen' }>, c: IrSource['columns'][number]): { kind: string; get: (attr: string) => string | undefined } {
+  const f = cfg.fields[c.name] ?? {};
+  const get = (attr: string): string | undefined => (Object.hasOwn(f, attr) ? f[attr] : undefined);
+  return { kind: get('kind') ?? (c.type.kind === 'timestamp' ? 'sequence' : 'random'), get };
+}
+
+function datagenColumns(s: IrSource, cfg: Extract<SourceConfig, { connector: 'datagen' }>, bag: DiagnosticBag): string[] {
   const cols = ['`__row` BIGINT'];
   const random: string[] = [];
   for (const c of s.columns) {
-    const kind = opt(s.options, `fields.${c.name}.kind`) ?? 'random';
-    const min = opt(s.options, `fields.${c.name}.min`);
-    const step = opt(s.options, `fields.${c.name}.step`);
+    const { kind, get } = datagenField(cfg, c);
+    const min = get('min');
+    const step = get('step');
     if (kind === 'sequence') {
       if (c.type.kind === 'timestamp') {
-        const start = min ? Date.parse(min.replace(' ', 'T') + 'Z') : 0;
-        const stepMs = step ? durationMs(step) : 1000;
+        // The runtime generator's defaults: from 2024-01-01 00:00:00, one row's interval at the rate (else 1 ms).
+        const start = Date.parse((min ?? '2024-01-01 00:00:00').replace(' ', 'T') + 'Z');
+        const stepMs = step ? durationMs(step) : cfg.rowsPerSecond > 0 ? Math.max(1, Math.round(1000 / cfg.rowsPerSecond)) : 1;
         cols.push(`${ident(c.name)} AS CAST(TO_TIMESTAMP_LTZ(${start} + \`__row\` * ${stepMs}, 3) AS ${flinkType(c.type, false)})`);
       } else {
         cols.push(`${ident(c.name)} AS CAST(${min ?? '0'} + \`__row\` * ${step ?? '1'} AS ${flinkType(c.type, false)})`);
       }
     } else if (kind === 'choice') {
-      const values = (opt(s.options, `fields.${c.name}.values`) ?? '').split(',');
+      const values = (get('values') ?? '').split(',');
       cols.push(`\`__choice_${c.name}\` INT`);
       cols.push(`${ident(c.name)} AS CASE \`__choice_${c.name}\` ${values.map((v, i) => `WHEN ${i} THEN ${str(v)}`).join(' ')} END`);
       random.push(c.name);
@@ -192,21 +200,22 @@ function datagenWith(s: IrSource, c: Extract<SourceConfig, { connector: 'datagen
   // 0: as fast as it can, Flink's default too.
   if (c.rowsPerSecond > 0) w.push(['rows-per-second', String(c.rowsPerSecond)]);
   w.push(['fields.__row.kind', 'sequence'], ['fields.__row.start', '0'], ['fields.__row.end', total !== null ? String(total - 1) : '9223372036854775806']);
-  for (const c of s.columns) {
-    const kind = opt(s.options, `fields.${c.name}.kind`) ?? 'random';
+  for (const col of s.columns) {
+    const { kind, get } = datagenField(c, col);
     if (kind === 'sequence') continue;
+    const name = col.name;
     if (kind === 'choice') {
-      const n = (opt(s.options, `fields.${c.name}.values`) ?? '').split(',').length;
-      w.push([`fields.__choice_${c.name}.kind`, 'random'], [`fields.__choice_${c.name}.min`, '0'], [`fields.__choice_${c.name}.max`, String(n - 1)]);
+      const n = (get('values') ?? '').split(',').length;
+      w.push([`fields.__choice_${name}.kind`, 'random'], [`fields.__choice_${name}.min`, '0'], [`fields.__choice_${name}.max`, String(n - 1)]);
       continue;
     }
-    w.push([`fields.${c.name}.kind`, 'random']);
-    const min = opt(s.options, `fields.${c.name}.min`);
-    const max = opt(s.options, `fields.${c.name}.max`);
-    if (min !== undefined && c.type.kind !== 'string') w.push([`fields.${c.name}.min`, min]);
-    if (max !== undefined && c.type.kind !== 'string') w.push([`fields.${c.name}.max`, max]);
-    const nulls = opt(s.options, `fields.${c.name}.null_rate`);
-    if (nulls !== undefined) w.push([`fields.${c.name}.null-rate`, nulls]);
+    w.push([`fields.${name}.kind`, 'random']);
+    const min = get('min');
+    const max = get('max');
+    if (min !== undefined && col.type.kind !== 'string') w.push([`fields.${name}.min`, min]);
+    if (max !== undefined && col.type.kind !== 'string') w.push([`fields.${name}.max`, max]);
+    const nulls = get('null_rate');
+    if (nulls !== undefined) w.push([`fields.${name}.null-rate`, nulls]);
   }
   return w;
 }

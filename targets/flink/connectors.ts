@@ -7,7 +7,7 @@
 // references as written, so no secret or machine-specific value lands in the script. Differences
 // from the runtime are reported at the source or sink.
 import type { IrCatalog, IrOption, IrSink, IrSource, PlanDoc } from '../../src/plan/ir.ts';
-import type { PhysicalSink, PhysicalSourceFormat } from '../../src/plan/physical/types.ts';
+import type { PhysicalSink, PhysicalSource, PhysicalSourceFormat } from '../../src/plan/physical/types.ts';
 import type { SinkConfig, SourceConfig } from '../runtime/lib/config/config-types.ts';
 import type { DiagnosticBag } from '../../src/diagnostics/bag.ts';
 import { ident, interval, str } from './sql-text.ts';
@@ -29,12 +29,14 @@ export interface SourceTable {
   with: With;
 }
 
-export function sourceTable(plan: PlanDoc, s: IrSource, config: SourceConfig, format: PhysicalSourceFormat | null, bag: DiagnosticBag): SourceTable | null {
+/** A source's `CREATE TEMPORARY TABLE` from its physical lowering (config, value format, topic); null when Flink cannot read it (reported). */
+export function sourceTable(plan: PlanDoc, s: IrSource, phys: PhysicalSource, bag: DiagnosticBag): SourceTable | null {
+  const config = phys.config;
   const columns = config.connector === 'datagen' ? datagenColumns(s, config, bag) : payloadColumns(s, bag);
   if (!columns) return null;
   if (s.watermark) columns.push(`WATERMARK FOR ${ident(s.watermark.column)} AS ${ident(s.watermark.column)} - ${interval(s.watermark.delayMs)}`);
   if (s.primaryKey?.length) columns.push(`PRIMARY KEY (${s.primaryKey.map(ident).join(', ')}) NOT ENFORCED`);
-  const w = sourceWith(plan, s, config, format, bag);
+  const w = sourceWith(plan, s, phys, bag);
   return w ? { columns, with: w } : null;
 }
 
@@ -63,10 +65,11 @@ function payloadColumns(s: IrSource, bag: DiagnosticBag): string[] | null {
   return cols;
 }
 
-function sourceWith(plan: PlanDoc, s: IrSource, c: SourceConfig, valueFormat: PhysicalSourceFormat | null, bag: DiagnosticBag): With | null {
+function sourceWith(plan: PlanDoc, s: IrSource, phys: PhysicalSource, bag: DiagnosticBag): With | null {
+  const c = phys.config;
   switch (c.connector) {
     case 'kafka':
-      return kafkaSource(plan, s, c, valueFormat, bag);
+      return kafkaSource(plan, s, c, phys, bag);
     case 'postgres-cdc':
       bag.report('flink-connector-unavailable', s.span, { what: `source '${s.name}'`, connector: 'postgres-cdc (Flink CDC)', reason: "Flink CDC 3.5.0, the newest release, needs Flink 1.20's SourceFunction, removed in Flink 2.0" });
       return postgresCdc(plan, s, c);
@@ -105,8 +108,8 @@ function formatOptions(s: IrSource, format: PhysicalSourceFormat | null, bag: Di
   }
 }
 
-function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'kafka' }>, valueFormat: PhysicalSourceFormat | null, bag: DiagnosticBag): With | null {
-  const format = formatOptions(s, valueFormat, bag);
+function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { connector: 'kafka' }>, phys: PhysicalSource, bag: DiagnosticBag): With | null {
+  const format = formatOptions(s, phys.format, bag);
   if (!format) return null;
   const startup = c.startup;
   const w: With = [
@@ -115,7 +118,8 @@ function kafkaSource(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { conn
     ['properties.bootstrap.servers', c.brokers ?? '${PIPEC_KAFKA_BROKERS}'],
     // A group given in the spec is used as written; the default is never the runtime's
     // (c.groupId, pipec-<p>-<src>) nor the ClickHouse target's: the two would split the partitions.
-    ['properties.group.id', s.options['group_id'] !== undefined ? c.groupId : `pipec-${plan.pipeline.name}-${s.name}-flink`],
+    // phys.topic.groupId: the group as the spec gave it, null when not given.
+    ['properties.group.id', phys.topic?.groupId ? c.groupId : `pipec-${plan.pipeline.name}-${s.name}-flink`],
     ['scan.startup.mode', startup === 'earliest' ? 'earliest-offset' : startup === 'latest' ? 'latest-offset' : 'group-offsets'],
   ];
   if (startup === 'committed') w.push(['properties.auto.offset.reset', 'earliest']);

@@ -70,7 +70,7 @@ export function emitFlinkScript(plan: PlanDoc, bag: DiagnosticBag, physical: Phy
   for (const s of plan.sources) {
     const phys = physical.sources.find((x) => x.id === s.id);
     if (!phys) throw new Error(`internal: source ${s.name} has no physical entry`);
-    const t = sourceTable(plan, s, phys.config, phys.format, bag);
+    const t = sourceTable(plan, s, phys, bag);
     if (!t) {
       out.push(comment(`source ${s.name}: left out, Flink cannot read it as the spec says (see the warning)`), '');
       continue;

@@ -1,9 +1,10 @@
 // `flink/deployment.yaml`: what the Flink Kubernetes Operator needs to run the script, so growing
 // onto a cluster is one `kubectl apply -f`: a ConfigMap holding pipeline.sql and a FlinkDeployment
-// that mounts it and runs it with the operator's SQL runner. Parallelism from the pipeline's
-// `parallelism` option (default 1); checkpointing as in the script.
+// that mounts it and runs it with the operator's SQL runner. Parallelism and checkpointing from
+// the physical plan's pipeline (the `parallelism` option, default 1), as in the script.
 import { stringify } from 'yaml';
 import type { PlanDoc } from '../../src/plan/ir.ts';
+import type { PhysicalPlan } from '../../src/plan/physical/types.ts';
 import { configDuration } from './sql-text.ts';
 import { displayText } from '../../src/util/unsafe-text.ts';
 
@@ -15,9 +16,9 @@ export function resourceName(pipeline: string): string {
   return `pipec-${slug || 'pipeline'}`;
 }
 
-export function deploymentYaml(plan: PlanDoc, script: string, jars: string[]): string {
+export function deploymentYaml(plan: PlanDoc, physical: PhysicalPlan, script: string, jars: string[]): string {
   const name = resourceName(plan.pipeline.name);
-  const parallelism = Number(plan.pipeline.options.parallelism?.value ?? '1');
+  const parallelism = physical.pipeline.parallelism;
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-sql` }, data: { 'pipeline.sql': script } };
   const deployment = {
     apiVersion: 'flink.apache.org/v1beta1',

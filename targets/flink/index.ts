@@ -5,6 +5,7 @@ import type { PlanDoc } from '../../src/plan/ir.ts';
 import type { EmittedFile, Target, TargetContext } from '../../src/plan/physical/target-api.ts';
 import { emitFlinkScript } from './emit.ts';
 import { deploymentYaml } from './deployment.ts';
+import { lowerPlan } from '../../src/plan/physical/lower.ts';
 
 export { emitFlinkScript };
 
@@ -12,10 +13,11 @@ export const flinkTarget: Target = {
   name: 'flink',
   appliesTo: () => true,
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
-    const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics, ctx.physical);
+    const physical = ctx.physical ?? lowerPlan(plan);
+    const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics, physical);
     return [
       { path: 'flink/pipeline.sql', contents: sql },
-      { path: 'flink/deployment.yaml', contents: deploymentYaml(plan, sql, jars) },
+      { path: 'flink/deployment.yaml', contents: deploymentYaml(plan, physical, sql, jars) },
     ];
   },
 };

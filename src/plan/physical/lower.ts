@@ -96,6 +96,7 @@ export function lowerPlan(plan: PlanDoc): PhysicalPlan {
       checkpointIntervalMs: plan.pipeline.checkpointIntervalMs,
       scaleOut: scaleOutOf(plan),
       deadLetterPath: plan.pipeline.options['dead_letter_path']?.value ?? null,
+      parallelism: Number(plan.pipeline.options['parallelism']?.value ?? '1'),
     },
     sources,
     operators,

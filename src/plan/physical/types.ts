@@ -9,7 +9,7 @@ import type { Span } from '../../diagnostics/span.ts';
  * 2: sinks carry their table layout (`table`). 3: topic-backed sources carry their topic (`topic`);
  * the plan carries its Iceberg catalogs (`catalogs`) and compaction policies (`compactions`).
  * 4: sources carry their value format as decoded (`format`: kind, Avro/Protobuf wire, schema);
- * the pipeline its scale-out mode and dead-letter path.
+ * the pipeline its scale-out mode, dead-letter path and parallelism.
  */
 export const PHYSICAL_VERSION = 4;
 
@@ -22,6 +22,8 @@ export interface PhysicalPlan {
     scaleOut: 'none' | 'partitions';
     /** `dead_letter_path` as written; null: `<pipeline>[.<member>].dead-letters.ndjson` beside the spec (version 4). */
     deadLetterPath: string | null;
+    /** `parallelism` (default 1): the task slots a distributed engine (the Flink deployment) gives each operator (version 4). */
+    parallelism: number;
   };
   sources: PhysicalSource[];
   /** The logical operators in the same (topological) order, each with its physical decisions. */

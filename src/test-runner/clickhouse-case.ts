@@ -7,18 +7,18 @@
 // window) skip the case; an output the target does not write is not compared.
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Span } from '../diagnostics/span.ts';
-import type { IrSink, IrSource, PlanDoc } from '../plan/ir.ts';
+import type { IrSource, PlanDoc } from '../plan/ir.ts';
 import { emitClickHouse } from '../../targets/clickhouse/index.ts';
 import { ident, qualified, str } from '../../targets/clickhouse/sql-text.ts';
 import { clickhouseDdlTable } from '../plan/clickhouse-ddl-table.ts';
 import { readTimestamp } from '../../targets/runtime/lib/values.ts';
-import { opColumnName } from '../../targets/runtime/lib/ops/types.ts';
 import type { ScriptStep } from '../../targets/runtime/lib/testing/scripted.ts';
 import { runChdbOps, type ChdbOp } from './chdb-engine.ts';
 import { debeziumMessages, temporalJoinOutOfOrder } from './clickhouse-cdc.ts';
 import type { Row } from './compare.ts';
 import { DEAD_LETTERS, type Expectation, type TestCase } from './test-file.ts';
 import { RuntimeWatermarks } from './runtime-watermarks.ts';
+import { finalRowsExpectation } from './final-rows.ts';
 
 export const CLICKHOUSE_TARGET = 'clickhouse';
 
@@ -170,31 +170,10 @@ function comparable(plan: PlanDoc, c: TestCase, notes: TargetNote[]): Expectatio
       not('ClickHouse merges late rows into their window, so its late-row table stays empty (clickhouse-late-rows-merge)');
       continue;
     }
-    if (sink.changelog === 'append') {
-      out.push({ ...e, order: 'set' });
-      continue;
-    }
-    const folded = foldChangelog(sink, e.rows);
-    if (folded === null) not('its expected changelog rows do not name every key column, so their final rows are unknown');
-    else out.push({ ...e, order: 'set', rows: folded });
+    const expected = finalRowsExpectation(sink, e, not);
+    if (expected) out.push(expected);
   }
   return out;
-}
-
-/** A changelog's final rows per key (what a ReplacingMergeTree or an aggregate read view shows). */
-export function foldChangelog(sink: IrSink, rows: Row[]): Row[] | null {
-  const op = opColumnName(sink.schema);
-  const key = sink.upsertKey?.length ? sink.upsertKey : sink.schema.map((c) => c.name);
-  if (rows.some((r) => key.some((k) => !(k in r)))) return null;
-  const state = new Map<string, Row>();
-  for (const r of rows) {
-    const k = JSON.stringify(key.map((c) => r[c]));
-    const kind = String(r[op]);
-    const { [op]: _kind, ...values } = r;
-    if (kind === '+I' || kind === '+U') state.set(k, values);
-    else state.delete(k);
-  }
-  return [...state.values()];
 }
 
 function insertRows(plan: PlanDoc, db: string, step: Extract<ScriptStep, { kind: 'rows' }>, offsets: Map<string, number>, nextLsn: () => number): ChdbOp[] {

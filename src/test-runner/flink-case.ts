@@ -16,7 +16,8 @@ import { formatTimestamp, readTimestamp } from '../../targets/runtime/lib/values
 import { opColumnName } from '../../targets/runtime/lib/ops/types.ts';
 import type { ScriptRow, ScriptStep } from '../../targets/runtime/lib/testing/scripted.ts';
 import type { Row } from './compare.ts';
-import { foldChangelog, STEP_NAMES, type TargetNote } from './clickhouse-case.ts';
+import { STEP_NAMES, type TargetNote } from './clickhouse-case.ts';
+import { finalRowsExpectation, foldChangelog } from './final-rows.ts';
 import { DEAD_LETTERS, type Expectation, type TestCase } from './test-file.ts';
 import type { FlinkEngineCase } from './flink-engine.ts';
 import { RuntimeWatermarks } from './runtime-watermarks.ts';
@@ -319,13 +320,8 @@ function comparable(plan: PlanDoc, c: TestCase, inserts: Map<string, string>, no
       not('the Flink script leaves this sink out (see the flink-* warnings of `pipec check --target flink`)');
       continue;
     }
-    if (sink.changelog === 'append') {
-      out.push({ ...e, order: 'set' });
-      continue;
-    }
-    const folded = foldChangelog(sink, e.rows);
-    if (folded === null) not('its expected changelog rows do not name every key column, so their final rows are unknown');
-    else out.push({ ...e, order: 'set', rows: folded });
+    const expected = finalRowsExpectation(sink, e, not);
+    if (expected) out.push(expected);
   }
   return out;
 }

@@ -2,8 +2,7 @@
 // file, the row positions its position deletes and deletion vectors delete (`pipec query` hands
 // both to DuckDB, which then needs no Iceberg extension). Equality deletes are refused: pipec
 // never writes them, and applying them needs the delete schema's equality semantics.
-import type { IrCatalog } from '../../src/plan/ir.ts';
-import { openCatalog } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
+import { openCatalog, type CatalogSpec } from '../runtime/lib/iceberg/writer/catalogs/open-catalog.ts';
 import { identFromName } from '../runtime/lib/iceberg/writer/catalogs/catalog.ts';
 import { readLiveFiles } from '../runtime/lib/iceberg/writer/live-files.ts';
 import { CONTENT } from '../runtime/lib/iceberg/writer/manifests.ts';
@@ -29,9 +28,9 @@ export class TableScanError extends Error {}
  * Scans `table` (`namespace.table`) of the catalog at the current snapshot, or at `snapshotId`.
  * Relative warehouse paths resolve against `baseDir`, as for `pipec run` and `pipec compact`.
  */
-export async function scanIcebergTable(catalogIr: IrCatalog, table: string, baseDir: string, snapshotId: string | null): Promise<TableScan> {
-  const name = `${catalogIr.name}.${table}`;
-  const catalog = await openCatalog(catalogIr, baseDir);
+export async function scanIcebergTable(spec: CatalogSpec, table: string, baseDir: string, snapshotId: string | null): Promise<TableScan> {
+  const name = `${spec.name}.${table}`;
+  const catalog = await openCatalog(spec, baseDir);
   try {
     const loaded = await catalog.load(identFromName(table));
     if (!loaded) throw new TableScanError(`table ${name} does not exist yet (the pipeline creates it on its first commit)`);
@@ -71,8 +70,8 @@ function pickSnapshot(meta: TableMetadata, snapshotId: string | null, name: stri
 }
 
 /** The snapshot ids a table has, newest last (for `--snapshot` errors spanning several tables). */
-export async function snapshotIds(catalogIr: IrCatalog, table: string, baseDir: string): Promise<string[]> {
-  const catalog = await openCatalog(catalogIr, baseDir);
+export async function snapshotIds(spec: CatalogSpec, table: string, baseDir: string): Promise<string[]> {
+  const catalog = await openCatalog(spec, baseDir);
   try {
     const loaded = await catalog.load(identFromName(table));
     return (loaded?.metadata.snapshots ?? []).map((s) => String(s['snapshot-id']));

@@ -33,7 +33,7 @@ export async function queryCommand(ctx: CommandContext, args: QueryArgs): Promis
     const r = await compileFile(file, { cwd: ctx.cwd, env: ctx.env });
     problems.push(...r.diagnostics.sorted().filter((d) => d.severity === 'error'));
     if (!r.plan || r.diagnostics.hasErrors) continue;
-    const local = localRelations(r.plan, resolve(ctx.cwd, dirname(file)));
+    const local = localRelations(r.plan, resolve(ctx.cwd, dirname(file)), { ...ctx.resolvedEnv });
     relations.push(...local.relations);
     notQueryable.push(...local.notQueryable);
   }

@@ -127,3 +127,26 @@ test('pipec query says which sink has no output yet', () => {
   assert.equal(ice.status, 1);
   assert.match(ice.stderr, /table lake\.agg\.per_group does not exist yet/);
 });
+
+test('pipec query finds a file sink where pipec run writes it: a ${VAR} path from the environment, a relative path', () => {
+  const dir = tempDir('pipec-query-paths-');
+  const out = tempDir('pipec-query-out-');
+  writeFileSync(
+    path.join(dir, 'paths.pipe.sql'),
+    `PIPELINE paths;
+CREATE SOURCE ids (id BIGINT NOT NULL) WITH (connector = 'datagen', total_rows = 10, fields.id.kind = 'sequence');
+CREATE SINK templated FROM ids WITH (connector = 'file', path = '\${OUT_DIR}/ids.ndjson');
+CREATE SINK plain FROM ids WITH (connector = 'file', path = 'out/plain.ndjson');
+`,
+  );
+  const env = { OUT_DIR: out };
+  const before = pipec(['query', 'SELECT count(*) FROM templated', 'paths.pipe.sql'], { cwd: dir, env });
+  assert.equal(before.status, 1);
+  assert.ok(before.stderr.includes(`has no output yet at ${path.join(out, 'ids.ndjson')}`), before.stderr);
+  const plain = pipec(['query', 'SELECT count(*) FROM plain', 'paths.pipe.sql'], { cwd: dir, env });
+  assert.ok(plain.stderr.includes(`has no output yet at ${path.join(dir, 'out', 'plain.ndjson')}`), plain.stderr);
+  assert.equal(pipec(['run', 'paths.pipe.sql'], { cwd: dir, env }).status, 0, 'pipec run');
+  const after = pipec(['query', 'SELECT count(*) AS n, sum(t.id) AS s FROM templated t JOIN plain p USING (id)', 'paths.pipe.sql', '--format', 'csv'], { cwd: dir, env });
+  assert.equal(after.status, 0, after.stderr);
+  assert.equal(after.stdout, 'n,s\n10,45\n', 'both sinks hold ids 0..9 (sum 45)');
+});

@@ -11,7 +11,7 @@ import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { pipec, repoRoot } from '../../cli/run-cli.ts';
 import { ensureVenv, venvPython } from '../../support/venv.ts';
 
-const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'pipec-test-clickhouse');
+const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'pipec-test-targets');
 
 interface JsonReport {
   passed: number;
@@ -23,7 +23,7 @@ interface JsonReport {
 function project(edit?: (text: string) => string): string {
   const dir = tempDir('pipec-test-ch-');
   copyFileSync(path.join(FIXTURE, 'shop.pipe.sql'), path.join(dir, 'shop.pipe.sql'));
-  const text = readFileSync(path.join(FIXTURE, 'shop.pipe.test.yaml'), 'utf8');
+  const text = readFileSync(path.join(FIXTURE, 'shop.clickhouse.test.yaml'), 'utf8');
   writeFileSync(path.join(dir, 'shop.pipe.test.yaml'), edit ? edit(text) : text);
   return dir;
 }

@@ -14,7 +14,7 @@ import { tempDir } from '../../fixtures/runtime/run-helpers.ts';
 import { pipec, repoRoot } from '../../cli/run-cli.ts';
 import { ensureVenv, venvPython, venvPythonOf } from '../../support/venv.ts';
 
-const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'pipec-test-flink');
+const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'pipec-test-targets');
 const PIPEC = path.join(repoRoot, 'bin', 'pipec.mjs');
 
 interface JsonReport {
@@ -27,7 +27,7 @@ interface JsonReport {
 function project(): string {
   const dir = tempDir('pipec-test-flink-');
   copyFileSync(path.join(FIXTURE, 'shop.pipe.sql'), path.join(dir, 'shop.pipe.sql'));
-  const text = readFileSync(path.join(FIXTURE, 'shop.pipe.test.yaml'), 'utf8');
+  const text = readFileSync(path.join(FIXTURE, 'shop.flink.test.yaml'), 'utf8');
   writeFileSync(path.join(dir, 'shop.pipe.test.yaml'), text);
   // The same first test with one wrong total (15.50 is right: 10.00 + 5.50).
   writeFileSync(path.join(dir, 'wrong.pipe.test.yaml'), text.replace('n: 2, total: 15.50', 'n: 2, total: 99').split('\n  - name: a scripted')[0] + '\n');

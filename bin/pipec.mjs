@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
 
 const dir = fileURLToPath(new URL('../dist/cli/', import.meta.url));
 let script;
@@ -42,12 +42,8 @@ if (useCache) {
 // The CommonJS module wrapper (the bundle is a CommonJS module; `require` resolves from dist/cli).
 // Read as latin1: the build keeps the file ASCII, and a one-byte string skips UTF-8 decoding.
 const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`;
-const compiled = new Script(source, {
-  filename: file,
-  ...(cachedData ? { cachedData } : {}),
-  // `import()` in the bundle (external packages) goes to Node's own loader.
-  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
+// The bundle has no `import()` (scripts/bundle.mjs turns it into `require`).
+const compiled = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
 if (useCache && (cachedData === undefined || compiled.cachedDataRejected)) {
   process.once('exit', () => {
     const tmp = `${cacheFile}.${process.pid}.tmp`;

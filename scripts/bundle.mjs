@@ -53,6 +53,9 @@ export function cliBuildOptions(outdir) {
     entryPoints: { pipec: 'src/cli/main.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    // `import()` of an external package (DuckDB, better-sqlite3, esbuild: all CommonJS) becomes
+    // `require`: a vm.Script's own `import()` needs Node's experimental vm loader option.
+    supported: { 'dynamic-import': false },
     // An ASCII file without comments: V8 keeps it as a one-byte string (a single non-ASCII
     // character in a comment made the read a two-byte decode, ~25 ms) and has less to read.
     charset: 'ascii',

@@ -43,6 +43,9 @@ function common(outdir) {
   };
 }
 
+/** Direct dependencies the CLI script leaves in node_modules (see cliBuildOptions). */
+export const LAZY_PACKAGES = ['ajv', 'avsc', 'protobufjs', 'pg', 'pg-logical-replication', 'kafkajs', '@clickhouse/client', 'csv-parse', 'csv-stringify', 'tinyglobby'];
+
 /**
  * The CLI bundle's esbuild options: one CommonJS file (`[name]` is `pipec`; bundleCli adds the
  * hash). Also used by test/unit/build/cold-start-modules.test.ts.
@@ -53,6 +56,11 @@ export function cliBuildOptions(outdir) {
     entryPoints: { pipec: 'src/cli/main.ts' },
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    // Dependencies a check never runs (the schema libraries; the runtime's clients and file
+    // formats, for `run`/`test`/`query`) are required from node_modules when first used: every top-level
+    // function of the script costs its share of the code cache at each start. (Only packages
+    // with a CommonJS build: require() of an ES module needs Node 20.19; hyparquet stays in.)
+    external: [...common(outdir).external, ...LAZY_PACKAGES],
     // `import()` of an external package (DuckDB, better-sqlite3, esbuild: all CommonJS) becomes
     // `require`: a vm.Script's own `import()` needs Node's experimental vm loader option.
     supported: { 'dynamic-import': false },

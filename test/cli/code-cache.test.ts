@@ -6,12 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './run-cli.ts';
 
 test('the code cache is written when missing or rejected, kept when good, and never changes what pipec prints', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pipec-cache-'));
+  // Inside the checkout (tmp/ is git-ignored), as an install is: the script requires some packages from node_modules.
+  mkdirSync(join(repoRoot, 'tmp'), { recursive: true });
+  const dir = mkdtempSync(join(repoRoot, 'tmp', 'code-cache-'));
   try {
     const builtCli = join(repoRoot, 'dist', 'cli');
     const script = readdirSync(builtCli).find((f) => /^pipec-[0-9a-f]+\.cjs$/.test(f));

@@ -61,14 +61,15 @@ const KEYWORD_LABELS: Record<string, string> = {
   GROUP: 'GROUP BY', UNION: 'UNION ALL', ALLOWED: 'ALLOWED LATENESS', PRIMARY: 'PRIMARY KEY', SCHEDULE: 'SCHEDULE EVERY',
 };
 
+// A keyword's categories are set on the token after createToken, not passed to it: createToken
+// rebuilds the match list of every category it is given, so ~100 keywords in AnyWord cost
+// O(n²) (~15 ms of a cold start). The Lexer built at the end of this file (like any Lexer or
+// parser given these tokens) completes the category maps of all tokens in one pass, before
+// anything imports them (test/unit/grammar/lexer-categories.test.ts holds the result).
 function keyword(word: string, soft: boolean): TokenType {
-  return createToken({
-    name: word,
-    pattern: new RegExp(word, 'i'),
-    longer_alt: Identifier,
-    categories: [...(soft ? [IdentCat, AnyWord] : [AnyWord]), ...(KEYWORD_OPERATORS[word] ?? [])],
-    label: KEYWORD_LABELS[word] ?? word,
-  });
+  const token = createToken({ name: word, pattern: new RegExp(word, 'i'), longer_alt: Identifier, label: KEYWORD_LABELS[word] ?? word });
+  token.CATEGORIES = [...(soft ? [IdentCat, AnyWord] : [AnyWord]), ...(KEYWORD_OPERATORS[word] ?? [])];
+  return token;
 }
 
 /** Keyword token types by upper-case word. */

@@ -62,7 +62,8 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
       continue;
     }
     owner.set(name.toLowerCase(), file);
-    const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, printPlanText(r.plan)]]);
+    // The plan text reports nothing: `pipec check` (diagnosticsOnly) does not print it.
+    const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, opts.diagnosticsOnly ? '' : printPlanText(r.plan)]]);
     const myBundles = new Map<string, string | Uint8Array>();
     const folded = new Map<string, string>([[`${name}/plan.txt`.toLowerCase(), 'plan.txt']]);
     // Lowered once: every target realises the same physical decisions and connector configs.

@@ -12,8 +12,11 @@ import { syntheticSpan } from '../diagnostics/span.ts';
 /** Longest name accepted, in UTF-8 bytes: file systems allow 255, targets add suffixes (`.spark.sql`). */
 export const MAX_PATH_NAME_BYTES = 200;
 
-/** Device names Windows reserves in every folder, with or without an extension (`con.json`). */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/**
+ * Device names Windows reserves in every folder, with or without an extension (`con.json`).
+ * ¹²³ are written as escapes: the CLI bundle stays ASCII (scripts/bundle.mjs).
+ */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 /** Characters Windows forbids in file names (a generated/ tree is committed and cloned anywhere). */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 

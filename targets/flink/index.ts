@@ -15,6 +15,8 @@ export const flinkTarget: Target = {
   async emit(plan: PlanDoc, ctx: TargetContext): Promise<EmittedFile[]> {
     const physical = ctx.physical ?? lowerPlan(plan);
     const { sql, jars } = emitFlinkScript(plan, ctx.diagnostics, physical);
+    // The deployment reports nothing: `pipec check` skips it (and the YAML stringifier's cost).
+    if (ctx.diagnosticsOnly) return [{ path: 'flink/pipeline.sql', contents: sql }];
     return [
       { path: 'flink/pipeline.sql', contents: sql },
       { path: 'flink/deployment.yaml', contents: deploymentYaml(plan, physical, sql, jars) },

@@ -40,8 +40,12 @@ function timeProcess(args: string[], cwd: string, runs: number, stdio: 'ignore' 
 const line = (name: string, value: string, baseline: string, ratio: number, goal: string): void =>
   void process.stdout.write(`${name.padEnd(38)} ${value.padStart(12)}   baseline ${baseline.padStart(12)}   ratio ${ratio.toFixed(2).padStart(6)}   (${goal})\n`);
 
+// BENCH_COMPILE_ONLY=cold runs only section 2 (the cold start), for quick interleaved runs.
+const only = process.env.BENCH_COMPILE_ONLY;
+if (only !== undefined && only !== 'cold') throw new Error(`BENCH_COMPILE_ONLY: unknown section ${JSON.stringify(only)} (known: cold)`);
+
 // 1. Warm, in-process, per spec.
-const specs = discoverSpecs(['specs'], repoRoot).files;
+const specs = only === 'cold' ? [] : discoverSpecs(['specs'], repoRoot).files;
 for (const spec of specs) {
   for (let i = 0; i < 5; i++) await compileFile(spec, { cwd: repoRoot, env: GOLDEN_ENV });
   const times: number[] = [];
@@ -61,6 +65,10 @@ line('cold `pipec check quickstart` (CPU)', `${cold.cpu.toFixed(1)} ms`, `${bare
 line('  … wall time', `${cold.wall.toFixed(1)} ms`, `${bare.wall.toFixed(1)} ms`, cold.wall / bare.wall, 'baseline: `node -e 0`; goal: ratio < 3');
 
 // 3. 1,000 generated specs in one build.
+if (only === 'cold') {
+  rmSync(cpuFile, { force: true });
+  process.exit(0);
+}
 const dir = mkdtempSync(join(tmpdir(), 'pipec-bench-'));
 try {
   mkdirSync(join(dir, 'many'));

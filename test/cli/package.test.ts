@@ -67,7 +67,10 @@ test('npm pack → npm install -D in a fresh project → npx pipec check/build/b
     assert.equal(packed.status, 0, packed.stderr);
     const info = (JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[])[0]!;
     const shipped = new Set(info.files.map((f) => f.path));
-    for (const f of ['bin/pipec.mjs', 'dist/pipec.mjs', 'dist/api.mjs', 'dist/types/src/api.d.ts', 'package.json', 'targets/runtime/lib/index.ts']) assert.ok(shipped.has(f), `${f} is in the package`);
+    for (const f of ['bin/pipec.mjs', 'dist/api.mjs', 'dist/types/src/api.d.ts', 'package.json', 'targets/runtime/lib/index.ts']) assert.ok(shipped.has(f), `${f} is in the package`);
+    // The CLI script (bin/pipec.mjs finds it by its name) and its code cache, made by prepare.
+    assert.equal([...shipped].filter((f) => /^dist\/cli\/pipec-[0-9a-f]+\.cjs$/.test(f)).length, 1, 'one CLI script ships');
+    assert.ok([...shipped].some((f) => /^dist\/cli\/pipec-[0-9a-f]+\..+\.cache$/.test(f)), 'the code cache ships');
     for (const f of shipped) assert.ok(!/^(test|generated|specs|dist\/bundles)\/|\.map$/.test(f), `${f} should not ship`);
     // Every pipec source a runtime bundle reads at build time ships (the whole library, every
     // connector, so a pipeline that uses one a test here does not still finds its files).

@@ -1,4 +1,4 @@
-// Runs the built CLI (bin/pipec.mjs → dist/pipec.mjs) as a user would, capturing output.
+// Runs the built CLI (bin/pipec.mjs → dist/cli/pipec-<hash>.cjs) as a user would, capturing output.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -1,6 +1,7 @@
 // Bundles the CLI (dist/pipec.mjs plus lazily loaded chunks, one per command's needs) so `pipec`
 // starts without loading TypeScript or hundreds of package modules, and the library API
-// (dist/api.mjs, `import('pipec')`; it shares the chunks). Runs as `npm run build` and
+// (dist/api.mjs, `import('pipec')`; it shares the chunks), and the entry of `pipec run --workers N`'s
+// worker threads (dist/run-worker.mjs). Runs as `npm run build` and
 // as npm's `prepare` (so `npm ci` and `npm pack` build it). Chunks of earlier builds are removed:
 // the package ships dist/chunks/*.mjs, and a stale chunk would ship with it. First it rewrites
 // grammar/lookahead-table.gen.json when the grammar changed (scripts/lookahead-table.mjs) and
@@ -15,7 +16,7 @@ import { writeYamlValidator } from './yaml-validator.mjs';
 /** The CLI bundle's esbuild options (also used by test/unit/build/cold-start-modules.test.ts). */
 export function cliBuildOptions(outdir) {
   return {
-    entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts' },
+    entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts' },
     absWorkingDir: resolve(import.meta.dirname, '..'),
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -207,6 +207,8 @@ class Coordinator {
         peers[j]![i] = ch.port2;
       }
     }
+    // Sinks that write `def.json(row)` lines get them encoded by the workers, in parallel.
+    const encoded = [...this.sinks].filter(([, s]) => typeof s.writeLines === 'function').map(([id]) => id);
     const taken = new SharedArrayBuffer(4 * (n * n + n));
     const takenCells = new Int32Array(taken);
     const resume: WorkerData['resume'] = resumed
@@ -216,7 +218,7 @@ class Coordinator {
         }
       : null;
     for (let i = 0; i < n; i++) {
-      const data: WorkerData = { index: i, n, body: setup.body, modules: setup.modules, env: opts.env, baseDir: opts.baseDir, shares, peers: peers[i]!, taken, resume };
+      const data: WorkerData = { index: i, n, body: setup.body, modules: setup.modules, env: opts.env, baseDir: opts.baseDir, shares, peers: peers[i]!, taken, encoded, resume };
       const worker = new Worker(setup.entry, { workerData: data, transferList: peers[i]!.filter((p): p is MessagePort => p !== null) });
       const r: Running = { worker, ended: false, snapshot: null, exited: null! };
       r.exited = new Promise((done) => {
@@ -235,6 +237,7 @@ class Coordinator {
     switch (m.t) {
       case 'out':
         for (const [id, rows] of m.sinks) this.write(id, rows);
+        for (const [id, text, rows] of m.lines) this.sinks.get(id)!.writeLines!(text, rows);
         for (const line of m.dead) this.dead.append(line);
         Atomics.add(taken, n * n + i, 1);
         return;

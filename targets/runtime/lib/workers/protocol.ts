@@ -24,6 +24,8 @@ export interface WorkerData {
    * `from`; cell n × n + from those the main thread has taken from worker `from`.
    */
   taken: SharedArrayBuffer;
+  /** Sinks that take NDJSON lines (`RunningSink.writeLines`): the worker encodes their rows itself. */
+  encoded: string[];
   /** The checkpoint resumed from, merged (state-share.ts); null on a fresh start. */
   resume: { sources: Record<string, { position: unknown; clock: unknown }>; operators: Record<string, unknown> } | null;
 }
@@ -47,8 +49,11 @@ export interface WorkerSnapshot {
 
 /** Worker → main. */
 export type FromWorker =
-  /** Rows for the sinks, per sink id in the order the worker produced them; dead-letter lines. */
-  | { t: 'out'; sinks: [string, Row[]][]; dead: string[] }
+  /**
+   * Rows for the sinks, per sink id in the order the worker produced them (`lines`: encoded, with
+   * how many rows they hold); dead-letter lines.
+   */
+  | { t: 'out'; sinks: [string, Row[]][]; lines: [string, Uint8Array, number][]; dead: string[] }
   | { t: 'warn'; message: string }
   /** Every source read to its end and every operator closed at +∞: nothing more will come. */
   | { t: 'ended' }

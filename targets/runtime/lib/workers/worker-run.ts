@@ -49,6 +49,7 @@ class WorkerRun {
   private readonly control: ToWorker[] = [];
   private controlWait: (() => void) | null = null;
   private sinkOut = new Map<string, Row[]>();
+  private linesOut = new Map<string, { text: string[]; rows: number }>();
   private outRows = 0;
   private dead: string[] = [];
   private sentOut = 0;
@@ -163,10 +164,20 @@ class WorkerRun {
   /** A sink as the generated graph sees it in a worker: its rows are batched for the main thread. */
   private sinkProxy(id: string): RunningSink {
     const sdef = this.def.sinks.find((s) => s.id === id)!;
+    const encoded = this.data.encoded.includes(id);
+    const json = sdef.json;
     const proxy: RunningSink = {
       def: { ...sdef },
       rowsOut: 0,
       write: (row) => {
+        if (encoded) {
+          let l = this.linesOut.get(id);
+          if (l === undefined) this.linesOut.set(id, (l = { text: [], rows: 0 }));
+          l.text.push(json(row), '\n');
+          l.rows++;
+          if (++this.outRows >= OUT_ROWS) this.sendOut();
+          return;
+        }
         let rows = this.sinkOut.get(id);
         if (rows === undefined) this.sinkOut.set(id, (rows = []));
         rows.push(row);
@@ -186,8 +197,19 @@ class WorkerRun {
 
   private sendOut(): void {
     if (this.outRows === 0 && this.dead.length === 0) return;
-    this.post({ t: 'out', sinks: [...this.sinkOut], dead: this.dead });
+    // Encoded here, in parallel, and moved (not copied) to the main thread, which only writes the bytes.
+    const moved: ArrayBuffer[] = [];
+    const lines: [string, Uint8Array, number][] = [];
+    for (const [id, l] of this.linesOut) {
+      const buf = Buffer.from(l.text.join(''), 'utf8');
+      const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
+      const bytes = own ? new Uint8Array(buf.buffer) : new Uint8Array(buf);
+      if (own) moved.push(buf.buffer as ArrayBuffer);
+      lines.push([id, bytes, l.rows]);
+    }
+    this.parent.postMessage({ t: 'out', sinks: [...this.sinkOut], lines, dead: this.dead } satisfies FromWorker, moved);
     this.sinkOut = new Map();
+    this.linesOut = new Map();
     this.outRows = 0;
     this.dead = [];
     this.sentOut++;

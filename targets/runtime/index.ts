@@ -41,6 +41,7 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
   if (workers <= 1) return lib.runPipelineDef(def, opts);
   // Refused by name before anything starts: a plan the workers cannot partition yet would give wrong answers.
   const refused = unsupportedForWorkers(def, probePlan(def, () => ({ def: { changelog: null, upsertKey: null } }) as never));
+  if (opts.metricsPort !== undefined) refused.push({ id: def.name, why: 'the metrics endpoint (--metrics-port is not served by worker threads yet)' });
   if (refused.length > 0) {
     for (const u of refused) err(`error[workers-unsupported]: --workers ${workers} cannot run '${u.id}': ${u.why}; run it with --workers 1\n`);
     return { exitCode: 2 };

@@ -33,12 +33,12 @@ interface Ev {
   ts: number;
 }
 
-/** a: one event a second for 100 s; b: 200 a second over the same 100 s, then 3 rows 30 s behind it. */
+/** a: one event a second for 100 s; b: 500 a second over the same 100 s, then 3 rows 30 s behind it. */
 function input(): { a: Ev[]; b: Ev[]; late: Ev[] } {
   const a: Ev[] = [];
   for (let s = 0; s < 100; s++) a.push({ k: s % 13, v: s, ts: T0 + s * 1000 });
   const b: Ev[] = [];
-  for (let i = 0; i < 20_000; i++) b.push({ k: (i * 7) % 13, v: i % 1000, ts: T0 + i * 5 });
+  for (let i = 0; i < 50_000; i++) b.push({ k: (i * 7) % 13, v: i % 1000, ts: T0 + i * 2 });
   const late = [0, 1, 2].map((j) => ({ k: j, v: 1_000_000, ts: T0 + 70_000 + j }));
   return { a, b, late };
 }

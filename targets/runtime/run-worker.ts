@@ -12,13 +12,13 @@ import { runWorker } from './lib/workers/worker-run.ts';
 import type { WorkerData } from './lib/workers/protocol.ts';
 
 const data = workerData as WorkerData;
-let def: PipelineDef;
+let def: PipelineDef | null = null;
 try {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const define = new Function('rt', 'env', data.body) as (rt: typeof lib, env: Record<string, string | undefined>) => PipelineDef;
   def = { ...define(lib, data.env), modules: [fileSourceModule] };
 } catch (e) {
+  // Said once, by the main thread (which then ends the run); the thread just ends.
   parentPort!.postMessage({ t: 'failed', message: (e as Error).message });
-  throw e;
 }
-await runWorker(def, data, parentPort!);
+if (def) await runWorker(def, data, parentPort!);

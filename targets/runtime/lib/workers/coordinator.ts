@@ -132,9 +132,15 @@ class Coordinator {
     return this.opts.env.PIPEC_DEBUG ? (x.stack ?? x.message) : x.message;
   };
 
+  /** What was reported already: N workers failing on the same input say it once. */
+  private readonly said = new Set<string>();
+
   private fail(e: RunError): void {
     if (this.firstError === null) this.firstError = e;
-    this.report(e);
+    if (!this.said.has(e.message)) {
+      this.said.add(e.message);
+      this.report(e);
+    }
     this.poke();
   }
 
@@ -242,7 +248,11 @@ class Coordinator {
         Atomics.add(taken, n * n + i, 1);
         return;
       case 'warn':
-        this.warn(m.message);
+        // Every worker warns about what they share (an empty glob): once is enough.
+        if (!this.said.has(m.message)) {
+          this.said.add(m.message);
+          this.warn(m.message);
+        }
         return;
       case 'ended':
         r.ended = true;

@@ -56,6 +56,7 @@ export async function runWithWorkers(def: PipelineDef, opts: RunOptions, setup: 
 
 interface Running {
   worker: Worker;
+  ready: boolean;
   ended: boolean;
   snapshot: WorkerSnapshot | null;
   exited: Promise<void>;
@@ -226,7 +227,7 @@ class Coordinator {
     for (let i = 0; i < n; i++) {
       const data: WorkerData = { index: i, n, body: setup.body, modules: setup.modules, env: opts.env, baseDir: opts.baseDir, shares, peers: peers[i]!, taken, encoded, resume };
       const worker = new Worker(setup.entry, { workerData: data, transferList: peers[i]!.filter((p): p is MessagePort => p !== null) });
-      const r: Running = { worker, ended: false, snapshot: null, exited: null! };
+      const r: Running = { worker, ready: false, ended: false, snapshot: null, exited: null! };
       r.exited = new Promise((done) => {
         worker.once('exit', (code) => {
           if (code !== 0 && this.firstError === null) this.fail(new RunFailedError(`pipeline '${def.name}' failed: worker ${i} exited with code ${code}`));
@@ -237,6 +238,10 @@ class Coordinator {
       worker.on('message', (m: FromWorker) => this.receive(i, r, m, takenCells, n));
       this.workers.push(r);
     }
+    // Workers start reading together: one that loaded sooner would otherwise run ahead alone.
+    while (!this.firstError && !this.workers.every((w) => w.ready)) await this.waitFor(() => this.workers.every((w) => w.ready), 1000);
+    if (this.firstError) return;
+    for (const w of this.workers) w.worker.postMessage({ t: 'go' } satisfies ToWorker);
   }
 
   private receive(i: number, r: Running, m: FromWorker, taken: Int32Array, n: number): void {
@@ -254,6 +259,9 @@ class Coordinator {
           this.warn(m.message);
         }
         return;
+      case 'ready':
+        r.ready = true;
+        break;
       case 'ended':
         r.ended = true;
         break;

@@ -37,7 +37,9 @@ export type ToWorker =
   /** After the snapshot: go on. */
   | { t: 'resume' }
   /** After the snapshot: close the sources and end. */
-  | { t: 'exit' };
+  | { t: 'exit' }
+  /** Every worker is ready: start reading (none gets a head start from starting sooner). */
+  | { t: 'go' };
 
 export interface WorkerSnapshot {
   seq: number;
@@ -55,6 +57,8 @@ export type FromWorker =
    */
   | { t: 'out'; sinks: [string, Row[]][]; lines: [string, Uint8Array, number][]; dead: string[] }
   | { t: 'warn'; message: string }
+  /** Made its sources and operators (and restored them): waits for 'go'. */
+  | { t: 'ready' }
   /** Every source read to its end and every operator closed at +∞: nothing more will come. */
   | { t: 'ended' }
   | ({ t: 'snapshot' } & WorkerSnapshot)

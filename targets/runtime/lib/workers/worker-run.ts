@@ -26,9 +26,8 @@ const OUT_ROWS = 4096;
 const MAX_OUT_IN_FLIGHT = 16;
 
 export async function runWorker(def: PipelineDef, data: WorkerData, parent: MessagePort): Promise<void> {
-  const w = new WorkerRun(def, data, parent);
   try {
-    await w.run();
+    await new WorkerRun(def, data, parent).run();
   } catch (e) {
     parent.postMessage({ t: 'failed', message: (e as Error)?.message ?? String(e) } satisfies FromWorker);
   } finally {
@@ -252,6 +251,8 @@ class WorkerRun {
   async run(): Promise<void> {
     this.restore();
     this.propagate();
+    this.post({ t: 'ready' });
+    while ((await this.nextControl()).t !== 'go');
     let ended = false;
     let reportedEnd = false;
     let lastTick = 0;

@@ -11,7 +11,8 @@
 //   libraries. The cache, dist/cli/pipec-<hash>.<v8 version>-<arch>.cache, is made here by one
 //   `pipec check` of specs/quickstart.pipe.sql (it then holds the functions a check compiles), and
 //   by bin/pipec.mjs when it is missing or V8 rejects it (another Node, other V8 flags).
-// - The library API: dist/api.mjs (`import('pipec')`) and its lazily loaded chunks, dist/chunks.
+// - The library API: dist/api.mjs (`import('pipec')`) and its lazily loaded chunks, dist/chunks,
+//   built with the entry of `pipec run --workers N`'s worker threads, dist/run-worker.mjs.
 // Files of earlier builds are removed: the package ships dist/cli and dist/chunks, and a stale
 // file would ship with it.
 import { createHash } from 'node:crypto';
@@ -74,11 +75,11 @@ export function cliBuildOptions(outdir) {
   };
 }
 
-/** The library API's esbuild options: an ES module with lazily loaded chunks. */
+/** The library API's and the worker threads' esbuild options: ES modules with lazily loaded chunks. */
 export function apiBuildOptions(outdir) {
   return {
     ...common(outdir),
-    entryPoints: { api: 'src/api.ts' },
+    entryPoints: { api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts' },
     outExtension: { '.js': '.mjs' },
     format: 'esm',
     splitting: true,

@@ -26,6 +26,7 @@ const OPTIONS = {
   'checkpoint-dir': { type: 'string' },
   'metrics-port': { type: 'string' },
   'member-id': { type: 'string' },
+  workers: { type: 'string' },
   update: { type: 'boolean' },
   reporter: { type: 'string' },
   base: { type: 'string' },
@@ -89,7 +90,9 @@ export async function main(argv: string[], io: CliIo, cwd: string, processEnv: N
     case 'run': {
       const port = v['metrics-port'] === undefined ? null : Number(v['metrics-port']);
       if (port !== null && !(Number.isInteger(port) && port >= 0 && port < 65536)) return usage(io, `--metrics-port must be a port number`);
-      return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null });
+      const workers = v.workers === undefined ? null : Number(v.workers);
+      if (workers !== null && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) return usage(io, `--workers must be a whole number from 1 to 256`);
+      return (await import('./commands/run.ts')).runCommand(ctx, { file: rest[0], checkpointDir: v['checkpoint-dir'] ?? null, metricsPort: port, memberId: v['member-id'] ?? null, workers });
     }
     case 'init':
       return (await import('./commands/init.ts')).initCommand(ctx, { dir: rest[0] });

@@ -51,13 +51,15 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
 `,
   },
   run: {
-    synopsis: 'pipec run <file> [--checkpoint-dir DIR] [--metrics-port N] [--member-id ID]',
+    synopsis: 'pipec run <file> [--checkpoint-dir DIR] [--metrics-port N] [--member-id ID] [--workers N]',
     text: `Compiles one spec and runs it in this process until a bounded source ends or Ctrl-C
 (which checkpoints and exits cleanly).
 
   --checkpoint-dir DIR   keep checkpoints there and resume from the last one
   --metrics-port N       serve /metrics and /health on port N
   --member-id ID         this process's member id in a scaled-out pipeline
+  --workers N            run on N threads, each a key partition of the window aggregates
+                         (file sources and TUMBLE/HOP/CUMULATE windows; default 1)
 `,
   },
   init: {

@@ -5,12 +5,19 @@ import type { PlanDoc } from '../../src/plan/ir.ts';
 import { generateBody } from './codegen/module.ts';
 import * as lib from './lib/index.ts';
 import type { PipelineDef } from './lib/pipeline-types.ts';
-import { ALL_MODULES } from './all-modules.ts';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { instantiateBody } from './instantiate-body.ts';
+import { probePlan, unsupportedForWorkers } from './lib/workers/support.ts';
+import { runWithWorkers } from './lib/workers/coordinator.ts';
 
 export { generateModule, runtimeTarget, type ModuleText } from './target.ts';
 
 /** What `pipec run` passes: the runner's options without its test-only in-memory sources. */
-export type RunPipelineOptions = Omit<lib.RunOptions, 'memorySources'>;
+export type RunPipelineOptions = Omit<lib.RunOptions, 'memorySources'> & {
+  /** `pipec run --workers N`: N worker threads (lib/workers/); absent or 1: the one-thread engine. */
+  workers?: number;
+};
 
 /** Builds the pipeline in memory from the plan and runs it in this process. */
 export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Promise<{ exitCode: number }> {
@@ -30,16 +37,30 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
     }
     throw e;
   }
-  return lib.runPipelineDef(def, opts);
+  const workers = opts.workers ?? 1;
+  if (workers <= 1) return lib.runPipelineDef(def, opts);
+  // Refused by name before anything starts: a plan the workers cannot partition yet would give wrong answers.
+  const refused = unsupportedForWorkers(def, probePlan(def, () => ({ def: { changelog: null, upsertKey: null } }) as never));
+  if (opts.metricsPort !== undefined) refused.push({ id: def.name, why: 'the metrics endpoint (--metrics-port is not served by worker threads yet)' });
+  if (refused.length > 0) {
+    for (const u of refused) err(`error[workers-unsupported]: --workers ${workers} cannot run '${u.id}': ${u.why}; run it with --workers 1\n`);
+    return { exitCode: 2 };
+  }
+  return runWithWorkers(def, opts, { workers, entry: workerEntry(), body, modules: modules.map((m) => m.module) });
 }
 
+export { instantiateBody };
+
 /**
- * Evaluates generated body text against the library (what `definePipeline(env)` does in the
- * module), with the named runtime modules (default: all of them).
+ * The worker threads' entry module: the bundle's dist/run-worker.mjs beside the CLI's chunks,
+ * or, from source, the loader that brings tsx into the worker first.
  */
-export function instantiateBody(body: string, env: Record<string, string | undefined>, modules?: readonly string[]): PipelineDef {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const define = new Function('rt', 'env', body) as (rt: typeof lib, env: Record<string, string | undefined>) => PipelineDef;
-  const def = define(lib, env);
-  return { ...def, modules: modules ? ALL_MODULES.filter((m) => modules.includes(m.name)) : ALL_MODULES };
+function workerEntry(): URL {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new URL('./run-worker-tsx.mjs', here);
+  for (const rel of ['../run-worker.mjs', './run-worker.mjs']) {
+    const u = new URL(rel, here);
+    if (existsSync(fileURLToPath(u))) return u;
+  }
+  throw new Error('pipec: dist/run-worker.mjs is missing (run npm run build)');
 }

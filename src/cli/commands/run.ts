@@ -12,6 +12,8 @@ export interface RunArgs {
   metricsPort: number | null;
   /** Scaled-out pipelines: this process's member id (else PIPEC_MEMBER_ID, else the host name). */
   memberId?: string | null;
+  /** `--workers N`: worker threads (null: 1, the one-thread engine). */
+  workers?: number | null;
 }
 
 export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
@@ -30,6 +32,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     checkpointDir: args.checkpointDir ?? undefined,
     metricsPort: args.metricsPort ?? undefined,
     memberId: args.memberId ?? undefined,
+    workers: args.workers ?? undefined,
     status: ctx.io.isTty ? 'tty' : 'none',
     env,
   });

@@ -36,6 +36,11 @@ export interface ConnectorContext {
    */
   checkpointDir: string | null;
   /**
+   * `pipec run --workers N`: whether this worker reads partition `partition` (a file's path) of
+   * source `sourceId`; absent: the run reads every partition (lib/workers/).
+   */
+  ownsPartition?: (sourceId: string, partition: string) => boolean;
+  /**
    * This process's member id when the pipeline scales out (`scale_out = 'partitions'`: several
    * processes share one consumer group and one checkpoint store), else null. Anything a sink
    * names after the pipeline that two members must not share (Kafka transactional ids, ClickHouse

@@ -34,6 +34,16 @@ function noMatchMessage(source: string, pattern: string, abs: string): string {
   return `source '${source}': no file matches ${where} (set allow_empty = 'true' to run with no input)`;
 }
 
+/** The files a file source's path matches now, absolute and sorted. */
+export async function matchFiles(def: SourceDef, baseDir: string): Promise<string[]> {
+  const pattern = fileSourceConfig(def).path;
+  const abs = path.isAbsolute(pattern) ? pattern : path.join(baseDir, pattern);
+  return (await glob(abs.split(path.sep).join('/'), { absolute: true, onlyFiles: true })).sort();
+}
+
+/** A matched file as the source names its partition: relative to the spec's folder, with '/'. */
+export const partitionName = (file: string, baseDir: string): string => path.relative(baseDir, file).split(path.sep).join('/');
+
 interface PartReader {
   file: string;
   rel: string;
@@ -61,6 +71,8 @@ export class FileSource implements RunningSource {
     readonly def: SourceDef,
     private readonly baseDir: string,
     private readonly out: SourceSink,
+    /** `pipec run --workers N`: the files (relative paths) this worker reads; absent: all. */
+    private readonly owns?: (rel: string) => boolean,
   ) {
     this.config = fileSourceConfig(def);
     this.bounded = !this.config.follow;
@@ -73,7 +85,7 @@ export class FileSource implements RunningSource {
   private async discover(): Promise<void> {
     const pattern = this.config.path;
     const abs = path.isAbsolute(pattern) ? pattern : path.join(this.baseDir, pattern);
-    const files = (await glob(abs.split(path.sep).join('/'), { absolute: true, onlyFiles: true })).sort();
+    const files = await matchFiles(this.def, this.baseDir);
     if (files.length === 0 && !this.started) {
       // A bounded source with no input is an error, never a silent empty run (docs/language-
       // decisions.md): `allow_empty = 'true'` opts in; `follow` waits for files to appear.
@@ -83,7 +95,8 @@ export class FileSource implements RunningSource {
     for (const f of files) {
       if (this.seen.has(f)) continue;
       this.seen.add(f);
-      const rel = path.relative(this.baseDir, f).split(path.sep).join('/');
+      const rel = partitionName(f, this.baseDir);
+      if (this.owns && !this.owns(rel)) continue;
       const p = this.out.partitionAdded(rel);
       const r = this.makeReader(f, rel, p);
       const pos = this.resume.get(rel);

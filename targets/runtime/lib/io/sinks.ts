@@ -53,6 +53,12 @@ export interface RunningSink {
   readonly def: SinkDef;
   rowsOut: number;
   write(row: Row): void;
+  /**
+   * Rows already encoded as the sink's NDJSON lines (UTF-8, each ending in '\n'), `rows` of them:
+   * with `pipec run --workers N` the workers encode in parallel (lib/workers/). Only sinks whose
+   * output is `def.json(row)` lines have it.
+   */
+  writeLines?(lines: Uint8Array, rows: number): void;
   /** Hands buffered rows to the OS (not durable): keeps a streaming run's output current. */
   flush(): void;
   /** Makes everything written so far durable; returns the progress a checkpoint records. */
@@ -206,11 +212,21 @@ export class TruncatingFile {
     if (this.pendingBytes > 1 << 20) this.flush();
   }
 
+  /** Bytes already encoded (after any pending text): written as they are. */
+  appendBytes(bytes: Uint8Array): void {
+    this.flush();
+    this.writeBytes(bytes);
+  }
+
   flush(): void {
     if (this.pending.length === 0) return;
     const buf = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.pendingBytes = 0;
+    this.writeBytes(buf);
+  }
+
+  private writeBytes(buf: Uint8Array): void {
     let off = 0;
     try {
       while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
@@ -288,6 +304,11 @@ export class FileNdjsonSink implements RunningSink {
   write(row: Row): void {
     this.rowsOut++;
     this.f.append(this.def.json(row) + '\n');
+  }
+
+  writeLines(lines: Uint8Array, rows: number): void {
+    this.rowsOut += rows;
+    this.f.appendBytes(lines);
   }
 
   flush(): void {

@@ -1,0 +1,80 @@
+// Checkpoint state of a `--workers N` run in the single-threaded format: the workers' shares are
+// merged when a checkpoint is taken and split again on resume, so a checkpoint does not remember
+// how many workers wrote it (resume with another N, or with --workers 1). File positions and
+// partition clocks are keyed by file; a window aggregate's state is keyed by group key, and the
+// key's owner is `ownerOf` (key-hash.ts). The window snapshot's shape is WindowAggOp's
+// (ops/window-agg.ts `snapshot()`); test/unit/runtime/workers-state.test.ts holds the two together.
+import { ownerOf } from './key-hash.ts';
+
+type Acc = unknown[];
+export interface WindowSnapshot {
+  wm: number;
+  seq: number;
+  panes: [number, [unknown, unknown[], Acc][]][];
+  pending: [number, number][];
+}
+
+/**
+ * One window snapshot from the workers' own: each key lives in one worker, so the panes' groups
+ * are a disjoint union; every worker saw the same watermarks (the minimum over all senders), so
+ * they agree on the windows still open (taken as a union all the same).
+ */
+export function mergeWindowSnapshots(shares: WindowSnapshot[]): WindowSnapshot {
+  const panes = new Map<number, [unknown, unknown[], Acc][]>();
+  const pending = new Map<string, [number, number]>();
+  let wm = Number.POSITIVE_INFINITY;
+  let seq = 0;
+  for (const s of shares) {
+    if (s.wm < wm) wm = s.wm;
+    seq += s.seq;
+    for (const [p, groups] of s.panes) {
+      const into = panes.get(p);
+      if (into) into.push(...groups);
+      else panes.set(p, [...groups]);
+    }
+    for (const w of s.pending) pending.set(`${w[0]}:${w[1]}`, w);
+  }
+  if (shares.length === 0) wm = Number.NEGATIVE_INFINITY;
+  const byTime = (a: [number, number], b: [number, number]): number => a[1] - b[1] || a[0] - b[0];
+  return { wm, seq, panes: [...panes].sort((a, b) => a[0] - b[0]), pending: [...pending.values()].sort(byTime) };
+}
+
+/** Worker `index`'s share of a (merged) window snapshot: the groups whose key it owns. */
+export function windowShare(s: WindowSnapshot, index: number, n: number): WindowSnapshot {
+  return {
+    wm: s.wm,
+    seq: s.seq,
+    panes: s.panes.map(([p, groups]) => [p, groups.filter(([key]) => ownerOf(key, n) === index)]),
+    pending: s.pending,
+  };
+}
+
+/** A file source's position: per file (path relative to the spec), where the next line starts. */
+export type FilePositions = Record<string, unknown>;
+
+/** A partition clock's snapshot (watermarks.ts `SourceClock.snapshot`). */
+export interface ClockSnapshot {
+  wm: number;
+  parts: [string, number, boolean][];
+}
+
+/** The source's clock from the workers' clocks: their partitions side by side, the lowest watermark. */
+export function mergeClocks(shares: ClockSnapshot[]): ClockSnapshot {
+  const held = shares.filter((s) => s.parts.length > 0);
+  return {
+    wm: held.length === 0 ? Number.NEGATIVE_INFINITY : Math.min(...held.map((s) => s.wm)),
+    parts: shares.flatMap((s) => s.parts).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+  };
+}
+
+/** A worker's clock on resume: only the partitions it owns (another's would hold its watermark back forever). */
+export function clockShare(s: ClockSnapshot, owns: (partition: string) => boolean): ClockSnapshot {
+  return { wm: s.wm, parts: s.parts.filter(([id]) => owns(id)) };
+}
+
+/** The partitions' positions from the workers': each file's entry from the worker that owns it. */
+export function mergePositions(shares: FilePositions[]): FilePositions {
+  const all: FilePositions = {};
+  for (const s of shares) Object.assign(all, s);
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

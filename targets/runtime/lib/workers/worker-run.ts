@@ -1,0 +1,317 @@
+// One worker thread of `pipec run --workers N`: it runs the same generated definition as every
+// other worker, reads only the source partitions dealt to it (decode and the stateless operators
+// run here, in parallel), and holds the share of every window aggregate's keys that hash to it
+// (exchange.ts moves rows and watermarks between the workers). Sink rows and dead letters go to
+// the main thread (coordinator.ts), which owns the sinks and the checkpoint; at a barrier the
+// worker aligns with the others through the exchange, then sends its state and waits.
+import type { MessagePort } from 'node:worker_threads';
+import type { Row, StatefulOp } from '../ops/types.ts';
+import { WindowAggOp, type WindowAggConfig } from '../ops/window-agg.ts';
+import { SourceClock } from '../watermarks.ts';
+import { formatTable, type ConnectorContext } from '../connectors.ts';
+import { guardDecode } from '../io/guarded-decode.ts';
+import type { RunningSink } from '../io/sinks.ts';
+import type { Builders, Instance, PipelineDef } from '../pipeline-types.ts';
+import { WatermarkGraph } from '../watermark-graph.ts';
+import { createSource } from '../connector-lifecycle.ts';
+import { sourceWatermark, wireSource, type SourceRt } from '../source-runtime.ts';
+import { Exchange } from './exchange.ts';
+import { clockShare, windowShare, type ClockSnapshot, type FilePositions, type WindowSnapshot } from './state-share.ts';
+import type { FromWorker, ToWorker, WorkerData } from './protocol.ts';
+
+const BATCH = 512;
+/** Sink rows per message to the main thread. */
+const OUT_ROWS = 4096;
+/** Messages to the main thread in flight before the worker stops reading its sources. */
+const MAX_OUT_IN_FLIGHT = 16;
+
+export async function runWorker(def: PipelineDef, data: WorkerData, parent: MessagePort): Promise<void> {
+  try {
+    await new WorkerRun(def, data, parent).run();
+  } catch (e) {
+    parent.postMessage({ t: 'failed', message: (e as Error)?.message ?? String(e) } satisfies FromWorker);
+  } finally {
+    // Open ports would keep the thread alive: after the last barrier nothing more crosses them.
+    for (const p of data.peers) p?.close();
+    parent.unref();
+  }
+}
+
+class WorkerRun {
+  private readonly srcs: SourceRt[] = [];
+  private readonly real: WindowAggOp[] = [];
+  private readonly late = new Map<string, number>();
+  private readonly owned: Map<string, Set<string>>;
+  private readonly exchange: Exchange;
+  private readonly instance: Instance;
+  private readonly graph: WatermarkGraph;
+  private readonly control: ToWorker[] = [];
+  private controlWait: (() => void) | null = null;
+  private sinkOut = new Map<string, Row[]>();
+  private linesOut = new Map<string, { text: string[]; rows: number }>();
+  private outRows = 0;
+  private dead: string[] = [];
+  private sentOut = 0;
+  private readonly taken: Int32Array;
+  private batchNow = Date.now();
+  private wmDirty = false;
+
+  constructor(
+    private readonly def: PipelineDef,
+    private readonly data: WorkerData,
+    private readonly parent: MessagePort,
+  ) {
+    this.taken = new Int32Array(data.taken);
+    this.owned = new Map(Object.entries(data.shares).map(([id, byWorker]) => [id, new Set(byWorker[data.index])]));
+    parent.on('message', (m: ToWorker) => {
+      this.control.push(m);
+      const wake = this.controlWait;
+      this.controlWait = null;
+      wake?.();
+    });
+    const keyOf: ((row: Row) => unknown)[] = [];
+    const exchangeOf = (): Exchange => this.exchange;
+    const opCtx = {
+      late: (opId: string, row: Row, lateBy: number): void => {
+        this.late.set(opId, (this.late.get(opId) ?? 0) + 1);
+        this.instance.late[opId]?.(row, lateBy);
+      },
+      now: (): number => Date.now(),
+    };
+    const refuse = (what: string) => (cfg: { id: string }): never => {
+      throw new Error(`operator '${cfg.id}' (${what}) cannot run with --workers > 1`);
+    };
+    const builders = {
+      sink: (id: string) => this.sinkProxy(id),
+      windowAgg: (cfg: WindowAggConfig) => {
+        const op = this.real.length;
+        this.real.push(new WindowAggOp(cfg, opCtx));
+        this.late.set(cfg.id, 0);
+        keyOf.push(cfg.fns.keyOf);
+        // What the generated graph holds: rows and this worker's watermark go to the exchange.
+        const proxy: StatefulOp & { push(row: Row): void } = {
+          id: cfg.id,
+          push: (row) => exchangeOf().route(op, row),
+          advance: (wm) => exchangeOf().ownWatermark(op, wm),
+          snapshot: () => null,
+          restore: () => {},
+          stateSize: () => 0,
+        };
+        return proxy;
+      },
+      sessionAgg: refuse('SESSION window'),
+      groupAgg: refuse('GROUP BY'),
+      intervalJoin: refuse('interval join'),
+      normalize: refuse('changelog normalize'),
+      temporalJoin: refuse('temporal join'),
+    } as unknown as Builders;
+    this.instance = def.instantiate(builders);
+    this.exchange = new Exchange(data.n, data.index, data.peers, this.real, keyOf, data.taken);
+    const ctx = this.connectorContext();
+    for (const generated of def.sources) {
+      const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;
+      const rt = wireSource(sdef, new SourceClock(sdef.delayMs, sdef.idleTimeoutMs), this.instance.emit[sdef.id]!, {
+        now: () => Date.now(),
+        batchNow: () => this.batchNow,
+        handOver: () => null,
+        propagate: () => this.propagate(),
+        markDirty: () => {
+          this.wmDirty = true;
+        },
+        deadLetter: (line) => void this.dead.push(line),
+        warn: (message) => this.post({ t: 'warn', message }),
+      });
+      rt.src = createSource(def, sdef, rt.out, ctx, undefined);
+      this.srcs.push(rt);
+    }
+    const bySource = new Map(this.srcs.map((s) => [s.id, s]));
+    // A source with no partition here (fewer files than workers) holds nothing back once read.
+    this.graph = new WatermarkGraph(this.instance.graph, (id) => {
+      const s = bySource.get(id)!;
+      return () => (s.src.finished ? Number.POSITIVE_INFINITY : sourceWatermark(s));
+    });
+  }
+
+  private connectorContext(): ConnectorContext {
+    const { def, data } = this;
+    return {
+      baseDir: data.baseDir,
+      env: data.env,
+      stdout: () => {},
+      pipeline: def.name,
+      sourcePositions: () => ({}),
+      warn: (message) => this.post({ t: 'warn', message }),
+      requestCheckpoint: () => {},
+      checkpointDir: null,
+      member: null,
+      formats: formatTable(def.modules),
+      ownsPartition: (sourceId, partition) => this.owns(sourceId, partition),
+    };
+  }
+
+  /** Dealt out by the main thread; a file that appeared since is this worker's by its name's hash. */
+  private owns(sourceId: string, partition: string): boolean {
+    const dealt = this.data.shares[sourceId];
+    if (!dealt) return true;
+    if (this.owned.get(sourceId)!.has(partition)) return true;
+    if (dealt.some((files) => files.includes(partition))) return false;
+    let h = 0;
+    for (let i = 0; i < partition.length; i++) h = (Math.imul(h, 31) + partition.charCodeAt(i)) | 0;
+    return (h >>> 0) % this.data.n === this.data.index;
+  }
+
+  /** A sink as the generated graph sees it in a worker: its rows are batched for the main thread. */
+  private sinkProxy(id: string): RunningSink {
+    const sdef = this.def.sinks.find((s) => s.id === id)!;
+    const encoded = this.data.encoded.includes(id);
+    const json = sdef.json;
+    const proxy: RunningSink = {
+      def: { ...sdef },
+      rowsOut: 0,
+      write: (row) => {
+        if (encoded) {
+          let l = this.linesOut.get(id);
+          if (l === undefined) this.linesOut.set(id, (l = { text: [], rows: 0 }));
+          l.text.push(json(row), '\n');
+          l.rows++;
+          if (++this.outRows >= OUT_ROWS) this.sendOut();
+          return;
+        }
+        let rows = this.sinkOut.get(id);
+        if (rows === undefined) this.sinkOut.set(id, (rows = []));
+        rows.push(row);
+        if (++this.outRows >= OUT_ROWS) this.sendOut();
+      },
+      flush: () => {},
+      commit: async () => null,
+      open: () => {},
+      close: async () => {},
+    };
+    return proxy;
+  }
+
+  private post(m: FromWorker): void {
+    this.parent.postMessage(m);
+  }
+
+  private sendOut(): void {
+    if (this.outRows === 0 && this.dead.length === 0) return;
+    // Encoded here, in parallel, and moved (not copied) to the main thread, which only writes the bytes.
+    const moved: ArrayBuffer[] = [];
+    const lines: [string, Uint8Array, number][] = [];
+    for (const [id, l] of this.linesOut) {
+      const buf = Buffer.from(l.text.join(''), 'utf8');
+      const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
+      const bytes = own ? new Uint8Array(buf.buffer) : new Uint8Array(buf);
+      if (own) moved.push(buf.buffer as ArrayBuffer);
+      lines.push([id, bytes, l.rows]);
+    }
+    this.parent.postMessage({ t: 'out', sinks: [...this.sinkOut], lines, dead: this.dead } satisfies FromWorker, moved);
+    this.sinkOut = new Map();
+    this.linesOut = new Map();
+    this.outRows = 0;
+    this.dead = [];
+    this.sentOut++;
+  }
+
+  private propagate(): void {
+    this.wmDirty = false;
+    this.graph.propagate();
+  }
+
+  private restore(): void {
+    const r = this.data.resume;
+    if (!r) return;
+    const now = Date.now();
+    for (const s of this.srcs) {
+      const st = r.sources[s.id];
+      if (!st) continue;
+      s.src.seek(st.position);
+      s.clock.restore(clockShare(st.clock as ClockSnapshot, (p) => this.owns(s.id, p)), now);
+    }
+    for (const op of this.real) {
+      const st = r.operators[op.id];
+      if (st !== undefined) op.restore(windowShare(st as WindowSnapshot, this.data.index, this.data.n));
+    }
+    this.graph.seedScans();
+  }
+
+  private nextControl(): Promise<ToWorker> {
+    const m = this.control.shift();
+    if (m) return Promise.resolve(m);
+    return new Promise((done) => {
+      this.controlWait = () => done(this.control.shift()!);
+    });
+  }
+
+  private get congested(): boolean {
+    return this.exchange.congested || this.sentOut - Atomics.load(this.taken, this.data.n * this.data.n + this.data.index) >= MAX_OUT_IN_FLIGHT;
+  }
+
+  async run(): Promise<void> {
+    this.restore();
+    this.propagate();
+    this.post({ t: 'ready' });
+    while ((await this.nextControl()).t !== 'go');
+    let ended = false;
+    let reportedEnd = false;
+    let lastTick = 0;
+    for (;;) {
+      const c = this.control.shift();
+      if (c !== undefined) {
+        if (c.t !== 'barrier') continue;
+        if ((await this.barrier(c.seq)) === 'exit') break;
+        continue;
+      }
+      let produced = 0;
+      if (!ended && !this.congested) {
+        this.batchNow = Date.now();
+        for (const s of this.srcs) if (!s.src.finished) produced += await s.src.poll(BATCH);
+        const t = Date.now();
+        if (t - lastTick >= 50) {
+          lastTick = t;
+          for (const s of this.srcs) if (s.clock.tick(t)) this.wmDirty = true;
+        }
+        if (this.srcs.every((s) => s.src.finished)) {
+          // End of this worker's input: its watermark moves to the end of time.
+          for (const s of this.srcs) s.clock.wm = Number.POSITIVE_INFINITY;
+          ended = true;
+          this.wmDirty = true;
+        }
+        if (this.wmDirty) this.propagate();
+      }
+      this.exchange.flush();
+      this.sendOut();
+      if (ended && !reportedEnd && this.exchange.allEnded) {
+        reportedEnd = true;
+        this.post({ t: 'ended' });
+      }
+      if (produced === 0) await new Promise((r) => setTimeout(r, 1));
+      else await new Promise((r) => setImmediate(r));
+    }
+    for (const s of this.srcs) await s.src.close();
+  }
+
+  /** Aligns with the other workers, sends this worker's state, and waits for the main thread's word. */
+  private async barrier(seq: number): Promise<'resume' | 'exit'> {
+    await this.exchange.align(seq);
+    this.sendOut();
+    const sources: Record<string, { position: unknown; clock: unknown; records: number; dead: number }> = {};
+    for (const s of this.srcs) {
+      // Only the files this worker reads: a resumed position of another's file is not its word.
+      const pos = Object.fromEntries(Object.entries(s.src.position() as FilePositions).filter(([p]) => this.owns(s.id, p)));
+      sources[s.id] = { position: pos, clock: s.clock.snapshot(), records: s.records, dead: s.dead };
+    }
+    this.post({
+      t: 'snapshot',
+      seq,
+      sources,
+      operators: Object.fromEntries(this.real.map((op) => [op.id, op.snapshot()])),
+      late: Object.fromEntries(this.late),
+    });
+    for (;;) {
+      const m = await this.nextControl();
+      if (m.t === 'resume' || m.t === 'exit') return m.t;
+    }
+  }
+}

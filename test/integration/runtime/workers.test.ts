@@ -1,0 +1,161 @@
+// `pipec run --workers N` (targets/runtime/lib/workers/): the same spec over the same files with
+// 1 and 2 workers gives the same sink rows (as a multiset), and both equal the windows counted
+// here independently. The input is built so that a wrong partitioning or a per-worker watermark
+// (instead of the minimum over every partition) changes the answer: file a (worker 0) is sparse
+// and ends at once, file b (worker 1) is dense over the same event times and ends with rows late
+// on its own partition. With worker 0's own watermark (+∞ as soon as a is read) the windows of
+// the keys worker 0 owns would close before b's rows for them arrive, and those rows would be
+// dropped as late. Also: a plan the workers cannot run yet is refused by name; kill -9 mid-run
+// and resume gives the uninterrupted run's output.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { readNdjson, tempDir, writeNdjson } from '../../fixtures/runtime/run-helpers.ts';
+import { runSpecIn } from '../../fixtures/runtime/run-spec.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+const SPEC = `PIPELINE w WITH (checkpoint_interval = '1 h');
+CREATE SOURCE ev (k BIGINT NOT NULL, v BIGINT NOT NULL, ts TIMESTAMP(3) NOT NULL, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+  WITH (connector = 'file', path = 'in/*.ndjson', format = 'ndjson', idle_timeout = '1 h');
+CREATE VIEW agg AS SELECT k, window_start, COUNT(*) AS n, SUM(v) AS total
+  FROM TUMBLE(ev, ts, INTERVAL '10' SECOND) GROUP BY k, window_start, window_end EMIT ON WINDOW CLOSE ON LATE TO late_rows;
+CREATE SINK out FROM agg WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');
+CREATE SINK late_rows WITH (connector = 'file', path = 'late.ndjson', format = 'ndjson');
+`;
+
+interface Ev {
+  k: number;
+  v: number;
+  ts: number;
+}
+
+/** a: one event a second for 100 s; b: 500 a second over the same 100 s, then 3 rows 30 s behind it. */
+function input(): { a: Ev[]; b: Ev[]; late: Ev[] } {
+  const a: Ev[] = [];
+  for (let s = 0; s < 100; s++) a.push({ k: s % 13, v: s, ts: T0 + s * 1000 });
+  const b: Ev[] = [];
+  for (let i = 0; i < 50_000; i++) b.push({ k: (i * 7) % 13, v: i % 1000, ts: T0 + i * 2 });
+  const late = [0, 1, 2].map((j) => ({ k: j, v: 1_000_000, ts: T0 + 70_000 + j }));
+  return { a, b, late };
+}
+
+function writeInput(dir: string): void {
+  const { a, b, late } = input();
+  const rows = (evs: Ev[]): unknown[] => evs.map((e) => ({ k: e.k, v: e.v, ts: iso(e.ts) }));
+  writeNdjson(path.join(dir, 'in', 'a.ndjson'), rows(a));
+  writeNdjson(path.join(dir, 'in', 'b.ndjson'), rows([...b, ...late]));
+}
+
+/** The windows as counted here: every on-time event in its 10 s window, per key. */
+function expected(): string[] {
+  const { a, b } = input();
+  const w = new Map<string, { n: number; total: number }>();
+  for (const e of [...a, ...b]) {
+    const key = `${e.k}|${iso(e.ts - ((e.ts - T0) % 10_000))}`;
+    const x = w.get(key) ?? { n: 0, total: 0 };
+    x.n++;
+    x.total += e.v;
+    w.set(key, x);
+  }
+  return [...w].map(([key, x]) => `${key}|${x.n}|${x.total}`).sort();
+}
+
+const canon = (rows: Record<string, unknown>[]): string[] => rows.map((r) => `${r['k']}|${r['window_start']}|${r['n']}|${r['total']}`).sort();
+
+async function runIn(workers: number): Promise<{ out: string[]; late: Record<string, unknown>[] }> {
+  const dir = tempDir('pipec-workers-');
+  writeFileSync(path.join(dir, 'p.pipe.sql'), SPEC);
+  mkdirSync(path.join(dir, 'in'));
+  writeInput(dir);
+  let err = '';
+  const code = await runSpecIn(dir, { workers, stderr: (t) => (err += t) });
+  assert.equal(code, 0, err);
+  return { out: canon(readNdjson(path.join(dir, 'out.ndjson'))), late: readNdjson(path.join(dir, 'late.ndjson')) };
+}
+
+test('--workers 2 gives the rows of --workers 1, and both the windows counted independently', { timeout: 120_000 }, async () => {
+  const want = expected();
+  const one = await runIn(1);
+  const two = await runIn(2);
+  assert.deepEqual(one.out, want);
+  assert.deepEqual(two.out, want);
+  // The rows late on b's partition are late against the minimum over a (ended) and b.
+  const lateKeys = (rows: Record<string, unknown>[]): number[] => rows.map((r) => Number(r['k'])).sort();
+  assert.deepEqual(lateKeys(one.late), [0, 1, 2]);
+  assert.deepEqual(lateKeys(two.late), [0, 1, 2]);
+});
+
+test('--workers 2 refuses, by operator, a plan it cannot partition yet', async () => {
+  const dir = tempDir('pipec-workers-');
+  writeFileSync(
+    path.join(dir, 'p.pipe.sql'),
+    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW s AS SELECT k, window_start, COUNT(*) AS n FROM SESSION(ev PARTITION BY k, ts, INTERVAL '5' SECOND) GROUP BY k, window_start, window_end;\nCREATE SINK out FROM s WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
+  );
+  mkdirSync(path.join(dir, 'in'));
+  writeInput(dir);
+  let err = '';
+  const code = await runSpecIn(dir, { workers: 2, stderr: (t) => (err += t) });
+  assert.equal(code, 2);
+  assert.match(err, /error\[workers-unsupported\]: --workers 2 cannot run 's\/window': a SESSION window/);
+  assert.ok(!existsSync(path.join(dir, 'out.ndjson')), 'nothing ran');
+});
+
+const RUN_SPEC = path.join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'run-spec.ts');
+
+function startRun(dir: string, workers: number, ck: string): { done: Promise<{ code: number | null; signal: string | null; stderr: string }>; kill: () => void } {
+  const child = spawn(process.execPath, ['--import', 'tsx', RUN_SPEC, dir, String(workers), ck], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return { done: new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, stderr }))), kill: () => child.kill('SIGKILL') };
+}
+
+const ckSeq = (ck: string): number => {
+  try {
+    return (JSON.parse(readFileSync(path.join(ck, 'checkpoint.json'), 'utf8')) as { seq: number }).seq;
+  } catch {
+    return 0;
+  }
+};
+
+test('--workers 2: kill -9 after a checkpoint, resume: the output of an uninterrupted run', { timeout: 300_000 }, async () => {
+  // Many files and windows, checkpoints every 100 ms: the kill lands mid-run, after a checkpoint.
+  const spec = SPEC.replace("checkpoint_interval = '1 h'", "checkpoint_interval = '100 ms'");
+  const make = (): string => {
+    const dir = tempDir('pipec-workers-kill-');
+    writeFileSync(path.join(dir, 'p.pipe.sql'), spec);
+    mkdirSync(path.join(dir, 'in'));
+    for (let f = 0; f < 4; f++) {
+      const rows: unknown[] = [];
+      for (let i = 0; i < 60_000; i++) rows.push({ k: (i * 31 + f) % 5000, v: i % 977, ts: iso(T0 + i * 10 + f) });
+      writeNdjson(path.join(dir, 'in', `f${f}.ndjson`), rows);
+    }
+    return dir;
+  };
+  const refDir = make();
+  const ref = await startRun(refDir, 2, path.join(refDir, 'ck')).done;
+  assert.equal(ref.code, 0, ref.stderr);
+  const want = readFileSync(path.join(refDir, 'out.ndjson'), 'utf8').split('\n').filter(Boolean).sort();
+  assert.ok(want.length > 10_000);
+
+  const dir = make();
+  const ck = path.join(dir, 'ck');
+  const p = startRun(dir, 2, ck);
+  const t0 = Date.now();
+  while (ckSeq(ck) < 2 && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 10));
+  p.kill();
+  const killed = await p.done;
+  assert.equal(killed.signal, 'SIGKILL', `the run ended before the kill: ${killed.stderr}`);
+  const partial = existsSync(path.join(dir, 'out.ndjson')) ? readFileSync(path.join(dir, 'out.ndjson'), 'utf8').split('\n').filter(Boolean).length : 0;
+  assert.ok(partial < want.length, 'killed mid-run');
+  const resumed = await startRun(dir, 2, ck).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const got = readFileSync(path.join(dir, 'out.ndjson'), 'utf8').split('\n').filter(Boolean).sort();
+  assert.equal(got.length, want.length);
+  assert.deepEqual(got, want);
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(refDir, { recursive: true, force: true });
+});

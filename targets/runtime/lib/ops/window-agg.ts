@@ -98,15 +98,24 @@ export class WindowAggOp implements StatefulOp {
     }
   }
 
+  /** `push` of each of `rows[from..to)`, in order (a source's batch between two watermark moves). */
+  pushBatch(rows: readonly Row[], from: number, to: number): void {
+    for (let i = from; i < to; i++) this.push(rows[i]!);
+  }
+
   push(row: Row): void {
     const t = row[this.timeIndex] as number;
     const pm = this.paneMs;
-    // Pane start = floor((t - off) / pane) * pane + off, without a division in the common case.
-    const rem = (t - this.off) % pm;
-    const p = rem >= 0 ? t - rem : t - rem - pm;
+    let p = this.lastPaneStart;
     let pane: Pane | undefined;
-    if (p === this.lastPaneStart && this.lastPane !== null) pane = this.lastPane;
+    // Most events fall in the pane of the one before: a range check, not a (floating) modulo.
+    // The last pane is open while it is cached (firing its last window uncaches it).
+    const d = t - p;
+    if (d >= 0 && d < pm && this.lastPane !== null) pane = this.lastPane;
     else {
+      // Pane start = floor((t - off) / pane) * pane + off, without a division.
+      const rem = (t - this.off) % pm;
+      p = rem >= 0 ? t - rem : t - rem - pm;
       const L = this.cfg.allowedLatenessMs;
       if (windowClosed(this.lastEnd(p), L, this.wm)) {
         this.ctx.late(this.id, row, this.wm - t);

@@ -334,7 +334,7 @@ export class Engine {
       // Every source decodes through its guarded decoder: a decoder that throws on a record
       // makes it a dead letter, not a failed run (guarded-decode.ts).
       const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;
-      const rt = wireSource(sdef, new SourceClock(sdef.delayMs, sdef.idleTimeoutMs), r.instance ? r.instance.emit[sdef.id]! : () => {}, host, r.instance?.emitBatch?.[sdef.id]);
+      const rt = wireSource(sdef, new SourceClock(sdef.delayMs, sdef.idleTimeoutMs), r.instance ? r.instance.emit[sdef.id]! : () => {}, host);
       rt.src = createSource(def, sdef, rt.out, r.connCtx, opts.memorySources?.[sdef.id]);
       srcs.push(rt);
       r.bySourceId.set(sdef.id, rt);

@@ -23,11 +23,6 @@ export interface GraphNode {
 export interface Instance {
   /** Per source id: where its decoded rows go. */
   emit: Record<string, (row: Row) => void>;
-  /**
-   * Per source id: rows `rows[from..to)` into the graph, exactly as `emit` of each in order (a
-   * loop the operators run over a batch). Optional: the runner loops over `emit` without it.
-   */
-  emitBatch?: Record<string, (rows: readonly Row[], from: number, to: number) => void>;
   /** Operators in topological order (for watermark propagation). */
   graph: GraphNode[];
   /** Per window operator id with `ON LATE TO`: routes a late row to its sink(s). */

@@ -26,9 +26,6 @@ export interface SourceRt {
   batchIndex: number;
 }
 
-/** Rows `rows[from..to)` into the graph, in order (a generated loop, `Instance.emitBatch`). */
-export type EmitBatch = (rows: readonly Row[], from: number, to: number) => void;
-
 /** What a source's sink needs of the engine. */
 export interface SourceHost {
   now(): number;
@@ -46,12 +43,11 @@ export interface SourceHost {
 }
 
 /** The record of one source, with its SourceSink; `src` is set by the caller once the connector exists. */
-export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row) => void, host: SourceHost, batch?: EmitBatch): SourceRt {
-  const emitBatch: EmitBatch =
-    batch ??
-    ((rows, from, to) => {
-      for (let i = from; i < to; i++) emit(rows[i]!);
-    });
+export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row) => void, host: SourceHost): SourceRt {
+  /** Rows `rows[from..to)` into the graph, in order. */
+  const emitRun = (rows: readonly Row[], from: number, to: number): void => {
+    for (let i = from; i < to; i++) emit(rows[i]!);
+  };
   const rt: SourceRt = { id: sdef.id, src: null as unknown as RunningSource, clock, parts: [], emit, records: 0, dead: 0, timed: sdef.timeIndex >= 0, out: null as unknown as SourceSink, batchAt: null, batchIndex: 0 };
   const ti = sdef.timeIndex;
   const name = sdef.name;
@@ -100,7 +96,7 @@ export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row)
         }
         rt.batchAt = null;
       }
-      else if (ti < 0) emitBatch(rows, from, to);
+      else if (ti < 0) emitRun(rows, from, to);
       else {
         const part = rt.parts[p]!;
         const batchNow = host.batchNow();
@@ -113,7 +109,7 @@ export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row)
         for (let i = from; i < to; i++) {
           const ts = rows[i]![ti];
           if (ts === null) {
-            if (run < i) emitBatch(rows, run, i);
+            if (run < i) emitRun(rows, run, i);
             run = i + 1;
             nullTime(rows[i]!, () => at(i));
             continue;
@@ -123,13 +119,13 @@ export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row)
             const moved = clock.observe(part, ts as number, batchNow);
             moves = part.idle ? Number.NEGATIVE_INFINITY : part.maxTs;
             if (moved) {
-              emitBatch(rows, run, i + 1);
+              emitRun(rows, run, i + 1);
               run = i + 1;
               host.propagate();
             }
           }
         }
-        if (run < to) emitBatch(rows, run, to);
+        if (run < to) emitRun(rows, run, to);
         // Row by row, every row with an event time marks its partition seen now.
         if (timed) part.lastSeen = batchNow;
       }

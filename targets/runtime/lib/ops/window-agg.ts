@@ -98,11 +98,6 @@ export class WindowAggOp implements StatefulOp {
     }
   }
 
-  /** `push` of each of `rows[from..to)`, in order (a source's batch between two watermark moves). */
-  pushBatch(rows: readonly Row[], from: number, to: number): void {
-    for (let i = from; i < to; i++) this.push(rows[i]!);
-  }
-
   push(row: Row): void {
     const t = row[this.timeIndex] as number;
     const pm = this.paneMs;

@@ -95,8 +95,7 @@ export function wireSource(sdef: SourceDef, clock: SourceClock, emit: (row: Row)
           handOver.row(p, rows[i]!);
         }
         rt.batchAt = null;
-      }
-      else if (ti < 0) emitRun(rows, from, to);
+      } else if (ti < 0) emitRun(rows, from, to);
       else {
         const part = rt.parts[p]!;
         const batchNow = host.batchNow();

@@ -10,8 +10,10 @@ import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import type { Row } from '../ops/types.ts';
 import { META, type Coordinates, type DecodeError, type RunningSource, type SourceDef, type SourceSink } from './source-types.ts';
 import { decodeReason } from './guarded-decode.ts';
+import { RowBatch } from './row-batch.ts';
 import { Utf8Scanner } from './utf8-check.ts';
 
 /** A file source that cannot start: its message names the source and the path. */
@@ -173,6 +175,8 @@ class NdjsonReader implements PartReader {
   private eof = false;
   private readonly chunk = Buffer.allocUnsafe(1 << 16);
   private readonly withMeta: boolean;
+  /** Decoded rows go to the runner a batch at a time (each remembers its line). */
+  private readonly batch: RowBatch;
 
   constructor(
     readonly file: string,
@@ -184,6 +188,7 @@ class NdjsonReader implements PartReader {
     private readonly follow: boolean,
   ) {
     this.withMeta = def.columns.some((c) => c.meta !== undefined);
+    this.batch = new RowBatch(out, p, (line) => ({ file: rel, line }));
   }
 
   async read(budget: number): Promise<number> {
@@ -237,6 +242,7 @@ class NdjsonReader implements PartReader {
       this.offset = this.bufAt + pos;
       if (this.decodeLine(text, valid, start)) n++;
     }
+    this.batch.flush();
     this.buf = this.buf.subarray(pos);
     this.bufAt += pos;
     if (this.eof && !this.follow && this.buf.length === 0 && this.piecesLen === 0) this.done = true;
@@ -252,27 +258,32 @@ class NdjsonReader implements PartReader {
   /** Decodes one line (its text, whether its bytes were valid UTF-8, its file offset); false for a blank line. */
   private decodeLine(text: string, validUtf8: boolean, start: number): boolean {
     if (text.trim() === '') return false;
+    const row = this.decodeText(text, validUtf8, start);
+    if (row !== null) this.batch.add(row, this.line);
+    return true;
+  }
+
+  /** A dead letter for the current line, after the rows before it (the runner sees input order). */
+  private dead(reason: string, text: string): null {
+    this.batch.flush();
+    this.out.dead(this.at(), reason, text);
+    return null;
+  }
+
+  /** The row of a non-blank line, or null when it is a dead letter (written). */
+  private decodeText(text: string, validUtf8: boolean, start: number): Row | null {
     // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
-    if (!validUtf8) {
-      this.out.dead(this.at(), 'not valid UTF-8', text);
-      return true;
-    }
+    if (!validUtf8) return this.dead('not valid UTF-8', text);
     let obj: unknown;
     try {
       obj = JSON.parse(text);
     } catch (e) {
-      this.out.dead(this.at(), `not valid JSON: ${(e as Error).message}`, text);
-      return true;
+      return this.dead(`not valid JSON: ${(e as Error).message}`, text);
     }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      this.out.dead(this.at(), 'not a JSON object', text);
-      return true;
-    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return this.dead('not a JSON object', text);
     if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
     const row = this.def.decode!(obj, this.err);
-    if (row === null) this.out.dead(this.at(), decodeReason(this.err), text);
-    else this.out.row(this.p, row);
-    return true;
+    return row === null ? this.dead(decodeReason(this.err), text) : row;
   }
 
   async close(): Promise<void> {
@@ -292,6 +303,7 @@ class CsvReader implements PartReader {
   /** Invalid UTF-8 offsets of the file; `nextBad` indexes the first not yet past. */
   private readonly utf8 = new Utf8Scanner();
   private nextBad = 0;
+  private readonly batch: RowBatch;
 
   constructor(
     readonly file: string,
@@ -300,7 +312,15 @@ class CsvReader implements PartReader {
     private readonly def: SourceDef,
     private readonly out: SourceSink,
     private readonly err: DecodeError,
-  ) {}
+  ) {
+    this.batch = new RowBatch(out, p, (line) => ({ file: rel, line }));
+  }
+
+  /** A dead letter, after the rows before it (the runner sees input order). */
+  private dead(line: number, reason: string, raw: string): void {
+    this.batch.flush();
+    this.out.dead({ file: this.rel, line }, reason, raw);
+  }
 
   private start(): void {
     // Arrays, not objects: a row with the wrong number of fields is reported in input order.
@@ -344,20 +364,21 @@ class CsvReader implements PartReader {
       const cells = r.value.record as unknown as string[];
       const raw = (r.value.info.raw ?? '').replace(/\r?\n$/, '');
       if (this.badBytes(r.value.info.bytes)) {
-        this.out.dead({ file: this.rel, line: this.line }, 'not valid UTF-8', raw);
+        this.dead(this.line, 'not valid UTF-8', raw);
         continue;
       }
       if (cells.length !== header.length) {
-        this.out.dead({ file: this.rel, line: this.line }, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
+        this.dead(this.line, `malformed CSV record: ${cells.length} fields, the header has ${header.length}`, raw);
         continue;
       }
       const obj: Record<string | symbol, unknown> = {};
       for (let i = 0; i < header.length; i++) obj[header[i]!] = cells[i]!;
       obj[META] = { file: this.rel, line: this.line, offset: this.offset - 1 };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ file: this.rel, line: this.line }, decodeReason(this.err), raw);
-      else this.out.row(this.p, row);
+      if (row === null) this.dead(this.line, decodeReason(this.err), raw);
+      else this.batch.add(row, this.line);
     }
+    this.batch.flush();
     return n;
   }
 
@@ -373,7 +394,7 @@ class CsvReader implements PartReader {
   }
 
   private flushSkipped(): void {
-    for (const s of this.skipped) this.out.dead({ file: this.rel, line: s.line }, `malformed CSV record: ${s.message}`, s.raw);
+    for (const s of this.skipped) this.dead(s.line, `malformed CSV record: ${s.message}`, s.raw);
     this.skipped = [];
   }
 
@@ -389,6 +410,7 @@ class ParquetReader implements PartReader {
   private total = -1;
   private file_: Awaited<ReturnType<typeof asyncBufferFromFile>> | null = null;
   private meta: Awaited<ReturnType<typeof parquetMetadataAsync>> | null = null;
+  private readonly batch: RowBatch;
 
   constructor(
     readonly file: string,
@@ -397,7 +419,9 @@ class ParquetReader implements PartReader {
     private readonly def: SourceDef,
     private readonly out: SourceSink,
     private readonly err: DecodeError,
-  ) {}
+  ) {
+    this.batch = new RowBatch(out, p, (offset) => ({ partition: rel, offset }));
+  }
 
   async read(budget: number): Promise<number> {
     if (this.file_ === null) {
@@ -417,10 +441,15 @@ class ParquetReader implements PartReader {
     for (const obj of rows) {
       (obj as Record<symbol, unknown>)[META] = { file: this.rel, offset: this.offset };
       const row = decode(obj, this.err);
-      if (row === null) this.out.dead({ partition: this.rel, offset: this.offset }, decodeReason(this.err), safeJson(obj));
-      else this.out.row(this.p, row);
+      if (row !== null) this.batch.add(row, this.offset);
+      else {
+        // The rows before it first: the runner sees rows and dead letters in input order.
+        this.batch.flush();
+        this.out.dead({ partition: this.rel, offset: this.offset }, decodeReason(this.err), safeJson(obj));
+      }
       this.offset++;
     }
+    this.batch.flush();
     this.line = this.offset;
     if (this.offset >= this.total) this.done = true;
     return rows.length;

@@ -143,12 +143,19 @@ export function writeError(what: string, file: string, e: unknown): Error {
   return new Error(`cannot write ${what} ${file}: ${why}`);
 }
 
+/** Bytes a TruncatingFile gathers before it writes them (and at the latest when flushed). */
+const WRITE_BUFFER_BYTES = 1 << 20;
+
 /** Append-only text file whose durable length is what a checkpoint records. */
 export class TruncatingFile {
   private fd = -1;
   private bytes = 0;
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  /**
+   * What was appended and not yet written, encoded as it came into one buffer reused for the
+   * whole run (made at the first append): no joined string, no new Buffer per write.
+   */
+  private buf: Buffer | null = null;
+  private used = 0;
   private tailAt = -1;
   private tail = '';
 
@@ -207,33 +214,40 @@ export class TruncatingFile {
   }
 
   append(text: string): void {
-    this.pending.push(text);
-    this.pendingBytes += text.length;
-    if (this.pendingBytes > 1 << 20) this.flush();
+    const buf = (this.buf ??= Buffer.allocUnsafe(WRITE_BUFFER_BYTES));
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8: the text fits whole, or goes after a flush.
+    if (this.used + text.length * 3 > buf.length) {
+      this.flush();
+      if (text.length * 3 > buf.length) {
+        const whole = Buffer.from(text, 'utf8');
+        this.write(whole, 0, whole.length);
+        return;
+      }
+    }
+    this.used += buf.write(text, this.used, 'utf8');
   }
 
   /** Bytes already encoded (after any pending text): written as they are. */
   appendBytes(bytes: Uint8Array): void {
     this.flush();
-    this.writeBytes(bytes);
+    this.write(bytes, 0, bytes.length);
   }
 
   flush(): void {
-    if (this.pending.length === 0) return;
-    const buf = Buffer.from(this.pending.join(''), 'utf8');
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.writeBytes(buf);
+    const n = this.used;
+    if (n === 0) return;
+    this.used = 0;
+    this.write(this.buf!, 0, n);
   }
 
-  private writeBytes(buf: Uint8Array): void {
-    let off = 0;
+  private write(buf: Uint8Array, from: number, to: number): void {
+    let off = from;
     try {
-      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+      while (off < to) off += fs.writeSync(this.fd, buf, off, to - off, this.bytes + off - from);
     } catch (e) {
       throw writeError(this.what, this.file, e);
     }
-    this.bytes += buf.length;
+    this.bytes += to - from;
   }
 
   sync(): number {

@@ -72,6 +72,14 @@ export type Coordinates = { file: string; line: number } | { topic?: string; par
 export interface SourceSink {
   /** A decoded row of partition `p` (index into the source's partitions). */
   row(p: number, row: Row): void;
+  /**
+   * Rows `rows[from..to)` of partition `p`, in order: exactly `row` for each, with less work per
+   * row (a source's batch: io/row-batch.ts builds one, a source holding an array hands a slice
+   * of it). `at(i)` says where `rows[i]` came from, asked only for a dead letter the runner
+   * raises itself (a NULL event time). The runner keeps no reference to `rows`. Optional: a
+   * source hands rows one by one to a sink without it.
+   */
+  rowBatch?(p: number, rows: readonly Row[], from: number, to: number, at: (i: number) => Coordinates): void;
   dead(coords: Coordinates, reason: string, raw: string): void;
   /** A partition was found (files appear in `follow` mode). */
   partitionAdded(id: string): number;

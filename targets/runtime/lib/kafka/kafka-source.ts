@@ -12,6 +12,7 @@ import { brokersOf, kafkaConfigOf } from './at-start.ts';
 import type { KafkaSourceConfig as ResolvedKafkaSource } from '../config/kafka/config.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { noticeWhileWaiting } from '../io/waiting.ts';
+import { RowBatch } from '../io/row-batch.ts';
 
 /**
  * Connector metadata of a record, attached to the parsed JSON object under this symbol so the
@@ -133,6 +134,8 @@ export class KafkaSource implements RunningSource {
   /** A look at the log end for partitions no fetch told about is under way / was last started at. */
   private probing = false;
   private lastProbe = 0;
+  /** Per runner partition index: its decoded rows go over a fetch batch at a time (each remembers its offset). */
+  private readonly batches = new Map<number, RowBatch>();
 
   constructor(
     readonly def: SourceDef,
@@ -361,6 +364,7 @@ export class KafkaSource implements RunningSource {
         q.prepared = true;
       }
       const end = Math.min(q.messages.length, q.i + budget);
+      const batch = this.batchOf(info);
       for (; q.i < end; q.i++) {
         const m = q.messages[q.i]!;
         const offset = Number(m.offset);
@@ -378,7 +382,7 @@ export class KafkaSource implements RunningSource {
         if (obj !== CHANGES && !wantMeta) {
           const row = decode(obj, this.err);
           if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
-          else this.out.row(info.index, row);
+          else batch.add(row, offset);
           continue;
         }
         const meta: KafkaMeta = { topic, partition: info.partition, offset, timestamp: ts, key: m.key === null ? null : m.key.toString('utf8') };
@@ -386,7 +390,7 @@ export class KafkaSource implements RunningSource {
           (obj as Record<symbol, unknown>)[META] = meta;
           const row = decode(obj, this.err);
           if (row === null) this.dead(info, offset, decodeReason(this.err), fmt.raw(m.value));
-          else this.out.row(info.index, row);
+          else batch.add(row, offset);
           continue;
         }
         // A change event: one or two records (an update's old and new row), each with its kind;
@@ -400,9 +404,10 @@ export class KafkaSource implements RunningSource {
           this.dead(info, offset, `'${k === '-U' || k === '-D' ? 'before' : 'after'}' row: ${decodeReason(this.err)}`, fmt.raw(m.value));
           continue;
         }
-        this.out.row(info.index, setRowKind(r0, ch.kinds[0]!));
-        if (r1 !== null) this.out.row(info.index, setRowKind(r1, ch.kinds[1]!));
+        batch.add(setRowKind(r0, ch.kinds[0]!), offset);
+        if (r1 !== null) batch.add(setRowKind(r1, ch.kinds[1]!), offset);
       }
+      batch.flush();
     }
     for (const q of queue) if (q.i > 0) q.part.lastTs = Number(q.messages[q.i - 1]!.timestamp);
     if (queue.some((q) => q.i >= q.messages.length)) {
@@ -420,9 +425,22 @@ export class KafkaSource implements RunningSource {
   }
 
   private dead(info: KafkaPartitionInfo, offset: number, reason: string, raw: string): void {
+    // The partition's rows before it first: the runner sees rows and dead letters in input order.
+    this.batchOf(info).flush();
     // `topic` rides along: the runner spreads the coordinates into the dead-letter record.
     const coords = { topic: info.topic, partition: String(info.partition), offset };
     this.out.dead(coords, reason, raw);
+  }
+
+  private batchOf(info: KafkaPartitionInfo): RowBatch {
+    let b = this.batches.get(info.index);
+    if (b === undefined) {
+      const topic = info.topic;
+      const partition = String(info.partition);
+      b = new RowBatch(this.out, info.index, (offset) => ({ topic, partition, offset }));
+      this.batches.set(info.index, b);
+    }
+    return b;
   }
 
   /**

@@ -43,7 +43,8 @@ export class GroupAggOp implements StatefulOp {
     const fns = this.cfg.fns;
     const key = fns.keyOf(row);
     let g = this.groups.get(key);
-    const now = this.cfg.now();
+    // Only a TTL reads when a group was touched: no clock read per row without one.
+    const now = this.cfg.stateTtlMs === null ? 0 : this.cfg.now();
     if (isRetraction(row)) {
       if (g === undefined) {
         this.ignoredRetractions++;

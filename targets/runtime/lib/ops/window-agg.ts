@@ -100,26 +100,13 @@ export class WindowAggOp implements StatefulOp {
 
   push(row: Row): void {
     const t = row[this.timeIndex] as number;
-    const pm = this.paneMs;
-    // Pane start = floor((t - off) / pane) * pane + off, without a division in the common case.
-    const rem = (t - this.off) % pm;
-    const p = rem >= 0 ? t - rem : t - rem - pm;
-    let pane: Pane | undefined;
-    if (p === this.lastPaneStart && this.lastPane !== null) pane = this.lastPane;
-    else {
-      const L = this.cfg.allowedLatenessMs;
-      if (windowClosed(this.lastEnd(p), L, this.wm)) {
-        this.ctx.late(this.id, row, this.wm - t);
-        return;
-      }
-      pane = this.panes.get(p);
-      if (pane === undefined) {
-        pane = new Map();
-        this.panes.set(p, pane);
-        for (const w of this.windowsOf(p)) if (!windowClosed(w.e, L, this.wm)) this.register(w);
-      }
-      this.lastPaneStart = p;
-      this.lastPane = pane;
+    // Most events fall in the pane of the one before: a range check, not a (floating) modulo.
+    // The last pane is open while it is cached (firing its last window uncaches it).
+    const d = t - this.lastPaneStart;
+    let pane = this.lastPane;
+    if (!(d >= 0 && d < this.paneMs && pane !== null)) {
+      pane = this.paneOf(row, t);
+      if (pane === null) return;
     }
     const fns = this.fns;
     const key = fns.keyOf(row);
@@ -130,7 +117,29 @@ export class WindowAggOp implements StatefulOp {
       pane.set(key, g);
     }
     fns.add(g.a, row, this.seq++);
-    if (this.changes) this.emitChanges(p, key, g, created);
+    if (this.changes) this.emitChanges(this.lastPaneStart, key, g, created);
+  }
+
+  /** The pane of an event at `t` outside the cached pane (made, and cached, if new), or null when the event is late. */
+  private paneOf(row: Row, t: number): Pane | null {
+    const pm = this.paneMs;
+    // Pane start = floor((t - off) / pane) * pane + off, without a division.
+    const rem = (t - this.off) % pm;
+    const p = rem >= 0 ? t - rem : t - rem - pm;
+    const L = this.cfg.allowedLatenessMs;
+    if (windowClosed(this.lastEnd(p), L, this.wm)) {
+      this.ctx.late(this.id, row, this.wm - t);
+      return null;
+    }
+    let pane = this.panes.get(p);
+    if (pane === undefined) {
+      pane = new Map();
+      this.panes.set(p, pane);
+      for (const w of this.windowsOf(p)) if (!windowClosed(w.e, L, this.wm)) this.register(w);
+    }
+    this.lastPaneStart = p;
+    this.lastPane = pane;
+    return pane;
   }
 
   /**

@@ -14,7 +14,6 @@ import { ident, interval, str } from './sql-text.ts';
 import { flinkType } from './types.ts';
 import { flinkPath } from './spec-paths.ts';
 import { durationParts } from '../runtime/lib/config/durations.ts';
-import { defaultCdcName } from '../runtime/lib/config/postgres-cdc/config.ts';
 
 export type With = [string, string][];
 
@@ -146,14 +145,13 @@ function postgresCdc(plan: PlanDoc, s: IrSource, c: Extract<SourceConfig, { conn
     ['database-name', m?.[5] ?? ''],
     ['schema-name', schema!],
     ['table-name', table!],
-    // Never the runtime's default slot (two readers of one slot steal each other's changes): a
-    // slot named in the spec is used as resolved, the default becomes a Flink slot of its own.
-    ['slot.name', c.slot !== defaultCdcName(s.name, '') ? c.slot : `pipec_${plan.pipeline.name}_${s.name}_flink`.toLowerCase().replace(/[^a-z0-9_]/g, '_')],
+    // A slot given in the spec as resolved (c.slot); the default is never the runtime's slot.
+    ['slot.name', s.options['slot'] !== undefined ? c.slot : `pipec_${plan.pipeline.name}_${s.name}_flink`.toLowerCase().replace(/[^a-z0-9_]/g, '_')],
     ['decoding.plugin.name', 'pgoutput'],
     ['scan.startup.mode', c.snapshot === 'never' ? 'latest-offset' : 'initial'],
   ];
-  // Only a publication named in the spec: the runtime's default one is created by the runtime.
-  if (c.publication !== defaultCdcName(s.name, '_pub')) w.push(['debezium.publication.name', c.publication]);
+  // Only a publication given in the spec: the runtime's default one is created by the runtime.
+  if (s.options['publication'] !== undefined) w.push(['debezium.publication.name', c.publication]);
   return w;
 }
 

@@ -1,8 +1,8 @@
 // The Flink script's postgres-cdc table never reads through the runtime's replication slot (two
 // readers of one slot each lose the changes the other acknowledged): the runtime's default slot
 // becomes a Flink slot of its own, a slot named in the spec is kept; a publication is passed only
-// when the spec names one (the runtime creates its default one itself). Read from the resolved
-// config of the physical plan, not from the spec's options.
+// when the spec names one (the runtime creates its default one itself). A name the spec gives is
+// kept even when it is the runtime's default name: the spec's author named it on purpose.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../../../src/api.ts';
@@ -33,4 +33,10 @@ test('a slot and a publication named in the spec are kept (lower-cased, as the r
   const sql = await withOf(", slot = 'Shop_Slot', publication = 'shop_pub'");
   assert.match(sql, /'slot\.name' = 'shop_slot'/);
   assert.match(sql, /'debezium\.publication\.name' = 'shop_pub'/);
+});
+
+test("a slot named in the spec is kept even when it is the runtime's default name", async () => {
+  const sql = await withOf(", slot = 'pipec_customers', publication = 'pipec_customers_pub'");
+  assert.match(sql, /'slot\.name' = 'pipec_customers'/);
+  assert.match(sql, /'debezium\.publication\.name' = 'pipec_customers_pub'/);
 });

@@ -15,7 +15,7 @@ import { writeYamlValidator } from './yaml-validator.mjs';
 /** The CLI bundle's esbuild options (also used by test/unit/build/cold-start-modules.test.ts). */
 export function cliBuildOptions(outdir) {
   return {
-    entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts' },
+    entryPoints: { pipec: 'src/cli/main.ts', api: 'src/api.ts', 'build-worker': 'src/build/build-worker.ts' },
     absWorkingDir: resolve(import.meta.dirname, '..'),
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -16,6 +16,8 @@ export interface ParallelOptions {
   env: Record<string, string | undefined>;
   /** Threads to use, whatever the build's size (tests); default one per core for large builds. */
   threads?: number;
+  /** Every spec to a worker, none on the main thread (tests: the worker path, whatever the timing). */
+  workersOnly?: boolean;
 }
 
 /**
@@ -37,18 +39,19 @@ export function parallelThreads(opts: { files: string[]; parallel?: ParallelOpti
  * Every spec's outcome, by index of `files`, compiled on `threads` threads; null when a target
  * is not one of the built-in ones (a worker can only name targets it can import itself).
  */
-export async function compileInParallel(files: string[], work: SpecWorkOptions, opts: { env: Record<string, string | undefined>; threads: number; outDir: string }): Promise<SpecOutcome[] | null> {
+export async function compileInParallel(files: string[], work: SpecWorkOptions, opts: ParallelOptions & { threads: number; outDir: string }): Promise<SpecOutcome[] | null> {
   const { TARGETS } = await import('./targets.ts');
   if (!work.targets.every((t) => TARGETS[t.name] === t)) return null;
   const next = new Int32Array(new SharedArrayBuffer(4));
   const outcomes: SpecOutcome[] = new Array(files.length);
   const input: WorkerInput = { files, cwd: work.cwd, outDir: opts.outDir, env: opts.env, targets: work.targets.map((t: Target) => t.name), diagnosticsOnly: work.diagnosticsOnly, next };
   const workers: Promise<void>[] = [];
-  for (let k = 1; k < opts.threads; k++) workers.push(runWorker(input, outcomes));
+  const workerCount = opts.workersOnly ? opts.threads : opts.threads - 1;
+  for (let k = 0; k < workerCount; k++) workers.push(runWorker(input, outcomes));
   // Settled here so a worker failing while this thread still compiles is not an unhandled rejection.
   const settled = Promise.allSettled(workers);
   // This thread's share, emitted right away like a worker's (the driver then only assembles).
-  for (let i = Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
+  for (let i = opts.workersOnly ? files.length : Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
     const spec = await compileSpec(files[i]!, work);
     if (spec.pipeline) {
       const text = spec.planText();
@@ -61,16 +64,21 @@ export async function compileInParallel(files: string[], work: SpecWorkOptions, 
   return outcomes;
 }
 
-function workerUrl(): URL {
-  // From the sources (tests, tsx) the worker is the .ts file beside this one; in the CLI bundle
-  // this code sits in dist/chunks/ and the worker is its own entry, dist/build-worker.mjs.
-  if (import.meta.url.endsWith('.ts')) return new URL('./build-worker.ts', import.meta.url);
-  return new URL(import.meta.url.includes('/chunks/') ? '../build-worker.mjs' : './build-worker.mjs', import.meta.url);
+function startWorker(input: WorkerInput): Worker {
+  // In the CLI bundle this code sits in dist/chunks/ and the worker is its own entry,
+  // dist/build-worker.mjs.
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(import.meta.url.includes('/chunks/') ? '../build-worker.mjs' : './build-worker.mjs', import.meta.url), { workerData: input });
+  // From the sources (tests, tsx) the worker is the .ts file beside this one, and needs tsx's
+  // loader, which a worker does not get from the parent's `--import tsx` on Node 20.
+  const entry = new URL('./build-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { eval: true, workerData: input, execArgv: [] });
 }
 
 function runWorker(input: WorkerInput, outcomes: SpecOutcome[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl(), { workerData: input });
+    const worker = startWorker(input);
     // Large texts (the shared runtime library bundle) cross once per worker, then by number.
     const shared = new Map<number, string>();
     let failed = false;

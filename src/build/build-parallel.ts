@@ -51,17 +51,26 @@ export async function compileInParallel(files: string[], work: SpecWorkOptions, 
   // Settled here so a worker failing while this thread still compiles is not an unhandled rejection.
   const settled = Promise.allSettled(workers);
   // This thread's share, emitted right away like a worker's (the driver then only assembles).
+  // A spec's emission is not awaited before the next spec is compiled: the first one waits for
+  // esbuild (the runtime library bundle), and this thread keeps compiling meanwhile.
+  const emitting: Promise<unknown>[] = [];
   for (let i = opts.workersOnly ? files.length : Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
     const spec = await compileSpec(files[i]!, work);
-    if (spec.pipeline) {
-      const text = spec.planText();
-      await spec.emit();
-      spec.planText = () => text;
-    }
     outcomes[i] = spec;
+    if (!spec.pipeline) continue;
+    const text = spec.planText();
+    spec.planText = () => text;
+    emitting.push(handled(spec.emit()));
   }
+  await Promise.all(emitting);
   for (const s of await settled) if (s.status === 'rejected') throw s.reason;
   return outcomes;
+}
+
+/** `p`, marked as handled now (it is awaited later, with others): a failure is not reported as unhandled first. */
+export function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 function startWorker(input: WorkerInput): Worker {

@@ -12,7 +12,8 @@
 //   `pipec check` of specs/quickstart.pipe.sql (it then holds the functions a check compiles), and
 //   by bin/pipec.mjs when it is missing or V8 rejects it (another Node, other V8 flags).
 // - The library API: dist/api.mjs (`import('pipec')`) and its lazily loaded chunks, dist/chunks,
-//   built with the entry of `pipec run --workers N`'s worker threads, dist/run-worker.mjs.
+//   built with the worker threads' entries: dist/run-worker.mjs (`pipec run --workers N`) and
+//   dist/build-worker.mjs (a `pipec build` of many specs).
 // Files of earlier builds are removed: the package ships dist/cli and dist/chunks, and a stale
 // file would ship with it.
 import { createHash } from 'node:crypto';
@@ -79,7 +80,7 @@ export function cliBuildOptions(outdir) {
 export function apiBuildOptions(outdir) {
   return {
     ...common(outdir),
-    entryPoints: { api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts' },
+    entryPoints: { api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts', 'build-worker': 'src/build/build-worker.ts' },
     outExtension: { '.js': '.mjs' },
     format: 'esm',
     splitting: true,

@@ -5,11 +5,9 @@
 // Writing and comparing live in write-outputs.ts (paths confined to --out, manifest-based cleaning).
 import type { Target } from '../plan/physical/target-api.ts';
 import type { EnvResolver } from '../syntax/front-end.ts';
-import { DiagnosticBag } from '../diagnostics/bag.ts';
-import { syntheticSpan } from '../diagnostics/span.ts';
-import { compileFile, type CompileResult } from './compile.ts';
-import { printPlanText } from '../plan/print/text.ts';
-import { lowerPlan } from '../plan/physical/lower.ts';
+import type { CompileResult } from './compile.ts';
+import { compileSpec, type SpecWorkOptions } from './spec-work.ts';
+import { compileInParallel, parallelThreads, type ParallelOptions } from './build-parallel.ts';
 import { OutputRoot, sameBytes } from './write-outputs.ts';
 import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -29,6 +27,14 @@ export interface BuildOptions {
    * output folder. Default: read it from `<outDir>/<pipeline>/` on disk.
    */
   readPrevious?: (pipeline: string, path: string) => string | null;
+  /**
+   * Lets a build of many specs compile them in worker threads, one per core (build-parallel.ts):
+   * the same outputs, diagnostics and diagnostics order as one thread. Workers cannot share
+   * `env`, so it is given again as plain values. Used only without readText/readPrevious, and
+   * for builds large enough to repay a worker's start-up. The `results` of specs compiled in a
+   * worker hold their diagnostics only (`text`, `ast` and `plan` are null).
+   */
+  parallel?: ParallelOptions;
 }
 
 export interface BuildResult {
@@ -50,12 +56,25 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
   // Keyed case-insensitively: `"A"` and `"a"` share a folder on macOS and Windows file systems.
   const owner = new Map<string, string>();
   const root = new OutputRoot(opts.cwd, opts.outDir);
-  for (const file of opts.files) {
-    const r = await compileFile(file, { cwd: opts.cwd, env: opts.env, ...(opts.readText ? { readText: opts.readText } : {}) });
+  const work: SpecWorkOptions = {
+    cwd: opts.cwd,
+    env: opts.env,
+    targets: opts.targets,
+    diagnosticsOnly: opts.diagnosticsOnly ?? false,
+    ...(opts.readText ? { readText: opts.readText } : {}),
+    // Through the output guard: a name that slipped past the checker reads nothing outside --out.
+    readPrevious: (name, p) => (opts.readPrevious ? opts.readPrevious(name, p) : (root.read(`${name}/${p}`)?.toString('utf8') ?? null)),
+  };
+  // Many specs: compiled on every core up front (build-parallel.ts). Otherwise one at a time,
+  // each spec's targets run only once it is known to be kept.
+  const threads = parallelThreads(opts);
+  const parallel = threads > 1 ? await compileInParallel(opts.files, work, { ...opts.parallel!, threads, outDir: opts.outDir }) : null;
+  for (const [i, file] of opts.files.entries()) {
+    const spec = parallel ? parallel[i]! : await compileSpec(file, work);
+    const r = spec.result;
     results.push(r);
-    if (!r.plan || r.diagnostics.hasErrors) continue;
-    const name = r.plan.pipeline.name;
-    const at = r.ast?.statements.find((s) => s.kind === 'pipeline')?.span ?? syntheticSpan(file);
+    if (!spec.pipeline) continue;
+    const { name, at } = spec.pipeline;
     const prev = owner.get(name.toLowerCase());
     if (prev) {
       r.diagnostics.report('duplicate-pipeline-name', at, { name, other: prev });
@@ -63,23 +82,12 @@ export async function buildSpecs(opts: BuildOptions): Promise<BuildResult> {
     }
     owner.set(name.toLowerCase(), file);
     // The plan text reports nothing: `pipec check` (diagnosticsOnly) does not print it.
-    const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, opts.diagnosticsOnly ? '' : printPlanText(r.plan)]]);
+    const mine = new Map<string, string | Uint8Array>([[`${name}/plan.txt`, opts.diagnosticsOnly ? '' : spec.planText()]]);
     const myBundles = new Map<string, string | Uint8Array>();
     const folded = new Map<string, string>([[`${name}/plan.txt`.toLowerCase(), 'plan.txt']]);
-    // Lowered once: every target realises the same physical decisions and connector configs.
-    const physical = lowerPlan(r.plan);
-    for (const target of opts.targets) {
-      if (!target.appliesTo(r.plan)) continue;
-      const bag = new DiagnosticBag();
-      const files = await target.emit(r.plan, {
-        diagnostics: bag,
-        diagnosticsOnly: opts.diagnosticsOnly ?? false,
-        physical,
-        // Through the output guard: a name that slipped past the checker reads nothing outside --out.
-        readPrevious: (p) => (opts.readPrevious ? opts.readPrevious(name, p) : (root.read(`${name}/${p}`)?.toString('utf8') ?? null)),
-      });
-      r.diagnostics.addAll(bag.items);
-      for (const f of files) {
+    for (const emission of await spec.emit()) {
+      r.diagnostics.addAll(emission.diagnostics);
+      for (const f of emission.files) {
         const rel = `${name}/${f.path}`;
         if (f.output === 'bundle') {
           myBundles.set(rel, f.contents);

@@ -19,6 +19,13 @@ export interface ReportExtra {
  */
 const MIN_HIDDEN_LENGTH = 4;
 
+/** A DiagnosticBag as plain, structured-cloneable data. */
+export interface DiagnosticBagData {
+  items: Diagnostic[];
+  /** Resolved value → its `${NAME}`, in insertion order. */
+  hidden: [string, string][];
+}
+
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
   /** Resolved value → the `${NAME}` shown instead, longest value first when hiding. */
@@ -78,6 +85,19 @@ export class DiagnosticBag {
   /** Adds diagnostics produced elsewhere (e.g. by a target), hiding this compilation's values. */
   addAll(ds: readonly Diagnostic[]): void {
     this.items.push(...ds.map((d) => this.hideDiagnostic(d)));
+  }
+
+  /** The bag as plain data (a build's worker thread hands it to the main thread). */
+  toData(): DiagnosticBagData {
+    return { items: this.items, hidden: [...this.hidden] };
+  }
+
+  /** A bag again from toData(): the same diagnostics, hiding the same values from now on. */
+  static fromData(data: DiagnosticBagData): DiagnosticBag {
+    const bag = new DiagnosticBag();
+    bag.items.push(...data.items);
+    for (const [value, shown] of data.hidden) bag.hidden.set(value, shown);
+    return bag;
   }
 
   get hasErrors(): boolean {

@@ -16,6 +16,10 @@ export function resourceName(pipeline: string): string {
   return `pipec-${slug || 'pipeline'}`;
 }
 
+// No directives (`%TAG`, `---`) inside each document: plain documents have none, and saying so
+// spares the library a walk of the whole tree looking for tags, once per pipeline of a build.
+const YAML_OPTIONS = { lineWidth: 0, directives: false } as const;
+
 export function deploymentYaml(plan: PlanDoc, physical: PhysicalPlan, script: string, jars: string[]): string {
   const name = resourceName(plan.pipeline.name);
   const parallelism = physical.pipeline.parallelism;
@@ -55,7 +59,7 @@ export function deploymentYaml(plan: PlanDoc, physical: PhysicalPlan, script: st
     ...(jars.length ? jars.map((j) => `#   ${j}`) : ['#   (none besides Flink)']),
     '# ${VAR} references in pipeline.sql are to be substituted when the ConfigMap is rendered (e.g. envsubst).',
   ].join('\n');
-  return `${header}\n${stringify(configMap, { lineWidth: 0 })}---\n${stringify(deployment, { lineWidth: 0 })}`;
+  return `${header}\n${stringify(configMap, YAML_OPTIONS)}---\n${stringify(deployment, YAML_OPTIONS)}`;
 }
 
 const oneLine = (s: string): string => displayText(s);

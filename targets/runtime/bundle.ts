@@ -12,8 +12,16 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ALL_RUNTIME_MODULES } from '../../src/connectors/runtime-modules.ts';
 
+// Looked up once per process: every pipeline of a build asks (its bundle lock names the root).
+let knownRoot: string | undefined;
+
 /** The package root: the nearest ancestor holding targets/runtime/lib (works from src and from dist/). */
 export function packageRoot(): string {
+  if (knownRoot === undefined) knownRoot = findPackageRoot();
+  return knownRoot;
+}
+
+function findPackageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (existsSync(path.join(dir, 'targets', 'runtime', 'lib', 'index.ts'))) return dir;

@@ -57,6 +57,15 @@ export function generateModule(plan: PlanDoc, from: (module: string | null) => s
   return { text, unsupported, modules: modules.map((m) => m.module) };
 }
 
+// esbuild and the library bundler load only when a bundle is made (not for `pipec check`), and
+// once: a dynamic import of a loaded module still goes through the module loader, per pipeline.
+let bundlerModules: Promise<[typeof import('./bundle.ts'), typeof import('./bundle-lock.ts')]> | undefined;
+const bundler = () =>
+  (bundlerModules ??= Promise.all([import('./bundle.ts'), import('./bundle-lock.ts')]).catch((e: unknown) => {
+    bundlerModules = undefined;
+    throw e;
+  }));
+
 export const runtimeTarget: Target = {
   name: 'runtime',
   appliesTo: () => true,
@@ -67,9 +76,7 @@ export const runtimeTarget: Target = {
     // to the runtime later), but it will refuse to start, and says why.
     for (const u of unsupported) ctx.diagnostics.report('runtime-unsupported', u.span, { what: u.what, name: u.name }, { severity: 'warning' });
     if (ctx.diagnosticsOnly) return [{ path: 'runtime/pipeline.gen.mjs', contents: text }];
-    // esbuild and the library bundler load only when a bundle is made (not for `pipec check`).
-    const { bundlePipeline, packageRoot, RUNTIME_FILE } = await import('./bundle.ts');
-    const { BUNDLE_LOCK_PATH, bundleLock } = await import('./bundle-lock.ts');
+    const [{ bundlePipeline, packageRoot, RUNTIME_FILE }, { BUNDLE_LOCK_PATH, bundleLock }] = await bundler();
     // The bundle: the same module importing from the library file next to it (one esbuild
     // bundle per set of runtime modules and build process, shared by every pipeline using it).
     const entry = generateModule(plan, () => `./${RUNTIME_FILE}`, gen).text + 'await rt.main(definePipeline, modules);\n';

@@ -3,11 +3,14 @@
 // Targets (issues "compiler core", 14.5): warm p50 < 20 ms, cold < 3x bare node, 1,000 specs < 5 s.
 // Each process figure is given as wall time and as the process's own CPU time (user + system,
 // test/bench/cpu-time-preload.mjs): on a machine shared with other jobs the wall time mostly
-// measures them, so the goals are judged on the CPU time, with wall time beside it.
+// measures them, so the goals are judged on the CPU time, with wall time beside it. A build of
+// many specs compiles on every core (worker threads): its CPU time is the sum over the threads,
+// and its wall time is the figure the 5 s goal is about. `BENCH_COMPILE_ONLY=build` runs only
+// section 3 (`warm`, `cold`: only section 1 or 2).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { discoverSpecs } from '../../src/build/discover.ts';
 import { compileFile } from '../../src/build/compile.ts';
 import { GOLDEN_ENV } from '../golden/golden-harness.ts';
@@ -40,12 +43,11 @@ function timeProcess(args: string[], cwd: string, runs: number, stdio: 'ignore' 
 const line = (name: string, value: string, baseline: string, ratio: number, goal: string): void =>
   void process.stdout.write(`${name.padEnd(38)} ${value.padStart(12)}   baseline ${baseline.padStart(12)}   ratio ${ratio.toFixed(2).padStart(6)}   (${goal})\n`);
 
-// BENCH_COMPILE_ONLY=cold runs only section 2 (the cold start), for quick interleaved runs.
 const only = process.env.BENCH_COMPILE_ONLY;
-if (only !== undefined && only !== 'cold') throw new Error(`BENCH_COMPILE_ONLY: unknown section ${JSON.stringify(only)} (known: cold)`);
+const runs = (section: 'warm' | 'cold' | 'build'): boolean => only === undefined || only === section;
 
 // 1. Warm, in-process, per spec.
-const specs = only === 'cold' ? [] : discoverSpecs(['specs'], repoRoot).files;
+const specs = runs('warm') ? discoverSpecs(['specs'], repoRoot).files : [];
 for (const spec of specs) {
   for (let i = 0; i < 5; i++) await compileFile(spec, { cwd: repoRoot, env: GOLDEN_ENV });
   const times: number[] = [];
@@ -59,18 +61,16 @@ for (const spec of specs) {
 }
 
 // 2. Cold CLI start next to a bare node start, same run, same machine state.
-const bare = timeProcess(['-e', '0'], repoRoot, 15);
-const cold = timeProcess([pipecBin, 'check', 'specs/quickstart.pipe.sql'], repoRoot, 15);
-line('cold `pipec check quickstart` (CPU)', `${cold.cpu.toFixed(1)} ms`, `${bare.cpu.toFixed(1)} ms`, cold.cpu / bare.cpu, 'baseline: `node -e 0`; goal: ratio < 3');
-line('  … wall time', `${cold.wall.toFixed(1)} ms`, `${bare.wall.toFixed(1)} ms`, cold.wall / bare.wall, 'baseline: `node -e 0`; goal: ratio < 3');
+if (runs('cold')) {
+  const bare = timeProcess(['-e', '0'], repoRoot, 15);
+  const cold = timeProcess([pipecBin, 'check', 'specs/quickstart.pipe.sql'], repoRoot, 15);
+  line('cold `pipec check quickstart` (CPU)', `${cold.cpu.toFixed(1)} ms`, `${bare.cpu.toFixed(1)} ms`, cold.cpu / bare.cpu, 'baseline: `node -e 0`; goal: ratio < 3');
+  line('  … wall time', `${cold.wall.toFixed(1)} ms`, `${bare.wall.toFixed(1)} ms`, cold.wall / bare.wall, 'baseline: `node -e 0`; goal: ratio < 3');
+}
 
 // 3. 1,000 generated specs in one build.
-if (only === 'cold') {
-  rmSync(cpuFile, { force: true });
-  process.exit(0);
-}
-const dir = mkdtempSync(join(tmpdir(), 'pipec-bench-'));
-try {
+const dir = runs('build') ? mkdtempSync(join(tmpdir(), 'pipec-bench-')) : null;
+if (dir) try {
   mkdirSync(join(dir, 'many'));
   cpSync(join(repoRoot, 'pipec.yaml'), join(dir, 'pipec.yaml'));
   const template = readFileSync(join(repoRoot, 'specs', 'quickstart.pipe.sql'), 'utf8');
@@ -82,13 +82,14 @@ try {
   }
   const baseline = timeProcess([pipecBin, 'build', 'many/gen_0.pipe.sql', '--out', 'out-one'], dir, 3);
   const many = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1, 'inherit');
-  line('pipec build of 1,000 specs (CPU)', `${(many.cpu / 1000).toFixed(2)} s`, '5.00 s', many.cpu / 5000, 'goal: ratio < 1 against the 5 s budget');
-  line('  … wall time', `${(many.wall / 1000).toFixed(2)} s`, '5.00 s', many.wall / 5000, 'goal: ratio < 1 against the 5 s budget');
+  const load = loadavg()[0]!.toFixed(2);
+  line(`pipec build of 1,000 specs (wall, ${availableParallelism()} cores)`, `${(many.wall / 1000).toFixed(2)} s`, '5.00 s', many.wall / 5000, `goal: ratio < 1 against the 5 s budget; load ${load}`);
+  line('  … CPU time, all threads', `${(many.cpu / 1000).toFixed(2)} s`, '5.00 s', many.cpu / 5000, 'the work done: the sum over the threads');
   line('  … per spec vs a 1-spec build (CPU)', `${(many.cpu / 1000).toFixed(1)} ms`, `${baseline.cpu.toFixed(1)} ms`, many.cpu / 1000 / baseline.cpu, 'amortised cost per spec against one cold build');
   // A rebuild over the same tree (unchanged outputs; the bundles' runtime.mjs re-linked).
   const again = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1);
   line('  … the same build again (CPU)', `${(again.cpu / 1000).toFixed(2)} s`, '5.00 s', again.cpu / 5000, 'goal: ratio < 1 against the 5 s budget');
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(cpuFile, { force: true });
 }
+rmSync(cpuFile, { force: true });

@@ -28,7 +28,7 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
   const paths = specPaths(ctx, args.paths, 'build');
   if (!paths) return 2;
   const { files, missing, notSpecs } = discoverSpecs(paths, ctx.cwd);
-  const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: args.out });
+  const result = await buildSpecs({ cwd: ctx.cwd, env: ctx.env, files, targets, outDir: args.out, parallel: { env: ctx.resolvedEnv } });
   const all: Diagnostic[] = [...reportMissing(missing, notSpecs), ...result.results.flatMap((r) => r.diagnostics.sorted())];
   printDiagnostics(ctx, all, args.format);
   if (failed(all, args.denyWarnings)) return 1;

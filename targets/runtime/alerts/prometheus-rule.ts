@@ -17,6 +17,10 @@ export function resourceName(pipeline: string): string {
   return `pipec-${slug || 'pipeline'}`;
 }
 
+// No directives (`%TAG`, `---`): a plain document has none, and saying so spares the library a
+// walk of the whole tree looking for tags, once per pipeline of a build.
+const YAML_OPTIONS = { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', directives: false } as const;
+
 export function prometheusRuleYaml(plan: PlanDoc): string {
   const p = plan.pipeline.name;
   const doc = {
@@ -31,7 +35,7 @@ export function prometheusRuleYaml(plan: PlanDoc): string {
   ].join('\n');
   // Every value double-quoted, so an unsafe character of a name (a line terminator, a control or
   // bidi mark) can be written as a YAML `\uXXXX` escape: the label value stays the real name.
-  const body = stringify(doc, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }).replace(UNSAFE_BUT_NEWLINE, hex4);
+  const body = stringify(doc, YAML_OPTIONS).replace(UNSAFE_BUT_NEWLINE, hex4);
   return `${header}\n${body}`;
 }
 

@@ -1,6 +1,8 @@
 // HyperLogLog for APPROX_COUNT_DISTINCT. 2^12 registers of 6 bits (kept one per byte):
 // relative standard error 1.04 / sqrt(4096) ≈ 1.6%, so ~95% of estimates fall within ±3.3%
 // of the true count; small cardinalities use linear counting and are exact in practice.
+import { mix32 } from './mix32.ts';
+
 const P = 12;
 const M = 1 << P;
 
@@ -10,15 +12,6 @@ export function hllNew(): Hll {
   return new Uint8Array(M);
 }
 
-/** 32-bit avalanche mix (murmur3 finalizer constants). */
-function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** Two independent 32-bit hashes of the value's text. */
 function hash2(v: unknown): [number, number] {

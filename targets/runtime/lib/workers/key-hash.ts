@@ -5,18 +5,11 @@
 // hash only has to spread keys, not be stable across pipec versions (a checkpoint stores the
 // keys, not where they lived, state-share.ts).
 
+import { mix32 as mix } from '../mix32.ts';
+
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);
 
-/** murmur3's finalizer: spreads the bits of a 32-bit value. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** FNV-1a over UTF-16 code units, then mixed. */
 function hashString(s: string): number {

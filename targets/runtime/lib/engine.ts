@@ -9,12 +9,6 @@ import * as path from 'node:path';
 import { hostname } from 'node:os';
 import type { Server } from 'node:http';
 import type { Row, StatefulOp } from './ops/types.ts';
-import { WindowAggOp } from './ops/window-agg.ts';
-import { SessionAggOp } from './ops/session-agg.ts';
-import { GroupAggOp } from './ops/group-agg.ts';
-import { IntervalJoinOp } from './ops/interval-join.ts';
-import { ChangelogNormalizeOp } from './ops/changelog-normalize.ts';
-import { TemporalJoinOp } from './ops/temporal-join.ts';
 import { SourceClock } from './watermarks.ts';
 import { formatTable, type ConnectorContext } from './connectors.ts';
 import type { RunningSink } from './io/sinks.ts';
@@ -27,7 +21,9 @@ import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import { StatusRenderer, summaryLine } from './status-line.ts';
 import { checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl } from './lifecycle.ts';
-import type { Builders, Instance, PipelineDef } from './pipeline-types.ts';
+import type { Instance, PipelineDef } from './pipeline-types.ts';
+import { dropsLate, operatorBuilders } from './operator-builders.ts';
+import { GroupAggOp } from './ops/group-agg.ts';
 import { WatermarkGraph } from './watermark-graph.ts';
 import { checkMemberId, memberDir, MemberStore } from './member-store.ts';
 import { HandOver } from './hand-over.ts';
@@ -289,23 +285,12 @@ export class Engine {
     for (const [id, s] of createSinks(def, r.connCtx, opts.discardSinks === true)) sinks.set(id, s);
     /** Builds one instance of the operator graph; its stateful operators go into `into`. */
     r.instantiate = (into: StatefulOp[], late: (opId: string, row: Row, lateBy: number) => void): Instance => {
-      const opCtx = { late, now };
       const track = <T extends StatefulOp>(op: T): T => {
         into.push(op);
-        // Only windows and interval joins drop late events: only they get a late counter.
-        if (op instanceof WindowAggOp || op instanceof SessionAggOp || op instanceof IntervalJoinOp) this.metrics.late.set(op.id, this.metrics.late.get(op.id) ?? 0);
+        if (dropsLate(op)) this.metrics.late.set(op.id, this.metrics.late.get(op.id) ?? 0);
         return op;
       };
-      const builders: Builders = {
-        sink: (id) => sinks.get(id)!,
-        windowAgg: (cfg) => track(new WindowAggOp(cfg, opCtx)),
-        sessionAgg: (cfg) => track(new SessionAggOp(cfg, opCtx)),
-        groupAgg: (cfg) => track(new GroupAggOp({ ...cfg, now })),
-        intervalJoin: (cfg) => track(new IntervalJoinOp(cfg, opCtx)),
-        normalize: (cfg) => track(new ChangelogNormalizeOp(cfg)),
-        temporalJoin: (cfg) => track(new TemporalJoinOp({ ...cfg, now })),
-      };
-      return def.instantiate(builders);
+      return def.instantiate(operatorBuilders({ sink: (id) => sinks.get(id)!, late, now, track }));
     };
     if (!r.scaleOut) {
       const instance = r.instantiate(this.ops, (opId, row, lateBy) => {

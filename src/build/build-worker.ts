@@ -8,7 +8,7 @@ import { TARGETS } from './targets.ts';
 import { OutputRoot } from './write-outputs.ts';
 import { compileSpec } from './spec-work.ts';
 import type { FromWorker, WorkerInput } from './build-worker-protocol.ts';
-import { handled } from './build-parallel.ts';
+import { eventLoopTurn, handled } from './build-parallel.ts';
 
 /** Texts at least this long are sent once and then named by number (the runtime library bundle). */
 const SHARED_TEXT_MIN = 16 * 1024;
@@ -49,6 +49,7 @@ try {
   const posting: Promise<void>[] = [];
   for (let i = Atomics.add(input.next, 0, 1); i < input.files.length; i = Atomics.add(input.next, 0, 1)) {
     posting.push(handled(compileAndPost(i, await compileSpec(input.files[i]!, work))));
+    await eventLoopTurn();
   }
   await Promise.all(posting);
   port.postMessage({ kind: 'done' } satisfies FromWorker);

@@ -67,7 +67,7 @@ test(`fuzz: ${total} builds with hostile names never touch anything outside --ou
       const build = await buildSpecs({ cwd: proj, env: GOLDEN_ENV, files: [rel], targets: [clickhouseTarget, icebergTarget], outDir: 'generated' });
       if (build.ok) {
         try {
-          writeOutputs(proj, 'generated', build);
+          await writeOutputs(proj, 'generated', build);
           written++;
         } catch (e) {
           assert.ok(e instanceof OutputPathError, `case ${i} ${JSON.stringify(names)}: ${(e as Error).message}`);

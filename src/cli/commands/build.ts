@@ -7,6 +7,8 @@ import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 import { reportMissing, specPaths } from './shared.ts';
+import { handled } from '../../build/build-parallel.ts';
+import { resolve, sep } from 'node:path';
 
 export interface BuildArgs {
   paths: string[];
@@ -33,7 +35,7 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
   printDiagnostics(ctx, all, args.format);
   if (failed(all, args.denyWarnings)) return 1;
   try {
-    return report(ctx, args, result, files.length);
+    return await report(ctx, args, result, files.length);
   } catch (e) {
     // Defence in depth behind `unsafe-path-name`: a path outside --out is refused, never written.
     if (e instanceof OutputPathError) {
@@ -51,7 +53,14 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
   }
 }
 
-function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType<typeof buildSpecs>>, specCount: number): number {
+/** True when neither folder is the other or inside it (as given: resolved from cwd). */
+function disjointFolders(cwd: string, a: string, b: string): boolean {
+  const [x, y] = [resolve(cwd, a), resolve(cwd, b)];
+  const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+  return !within(x, y) && !within(y, x);
+}
+
+async function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType<typeof buildSpecs>>, specCount: number): Promise<number> {
   if (args.check) {
     const stale = compareOutputs(ctx.cwd, args.out, result);
     const n = stale.added.length + stale.changed.length + stale.removed.length;
@@ -66,12 +75,21 @@ function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType
     ctx.io.stderr(`run \`pipec build${args.paths.length ? ` ${args.paths.join(' ')}` : ''}\` and commit ${args.out}/\n`);
     return 1;
   }
-  const written = writeOutputs(ctx.cwd, args.out, result);
+  const bundleDir = args.bundleDir ?? DEFAULT_BUNDLE_DIR;
+  // Two folders apart are written at once (the file system's work overlaps); nested ones one
+  // after the other, so one never sees the other's half-written files.
+  const apart = disjointFolders(ctx.cwd, args.out, bundleDir);
+  const bundlesWritten = apart ? handled(writeBundles(ctx.cwd, bundleDir, result)) : null;
+  let written: Awaited<ReturnType<typeof writeOutputs>>;
+  try {
+    written = await writeOutputs(ctx.cwd, args.out, result);
+  } finally {
+    await bundlesWritten?.catch(() => undefined);
+  }
   for (const note of written.notes) ctx.io.stderr(`note: ${note}\n`);
   if (written.removed.length) ctx.io.stderr(`removed ${written.removed.length} stale file${written.removed.length === 1 ? '' : 's'} a previous build wrote\n`);
   ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${result.pipelines.length === 1 ? '' : 's'} to ${args.out}/\n`);
-  const bundleDir = args.bundleDir ?? DEFAULT_BUNDLE_DIR;
-  writeBundles(ctx.cwd, bundleDir, result);
+  await (bundlesWritten ?? writeBundles(ctx.cwd, bundleDir, result));
   if (result.bundles.size > 0) ctx.io.stderr(`wrote ${result.bundles.size} runtime bundle${result.bundles.size === 1 ? '' : 's'} to ${bundleDir}/ (run one with \`node ${bundleDir}/<pipeline>/pipeline.mjs\`)\n`);
   return 0;
 }

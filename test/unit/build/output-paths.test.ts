@@ -80,15 +80,15 @@ test('a pipeline named after a spec file called ...pipe.sql is `..`: refused, th
   }
 });
 
-test('the writer refuses a path outside --out before touching anything (defence in depth)', () => {
+test('the writer refuses a path outside --out before touching anything (defence in depth)', async () => {
   const s = sandbox();
   try {
     const build = { outputs: new Map<string, string>([['ok/plan.txt', 'x'], ['../victim/plan.txt', 'evil']]), pipelines: ['ok'] };
-    assert.throws(() => writeOutputs(s.dir, 'generated', build), OutputPathError);
+    await assert.rejects(() => writeOutputs(s.dir, 'generated', build), OutputPathError);
     assert.equal(existsSync(join(s.dir, 'generated', 'ok')), false, 'nothing written when any path is refused');
     assert.equal(existsSync(join(s.victim, 'plan.txt')), false);
     for (const name of ['..', '../victim', '.', '', 'a/../../victim']) {
-      assert.throws(() => writeOutputs(s.dir, 'generated', { outputs: new Map([[`${name}/plan.txt`, 'x']]), pipelines: [name] }), OutputPathError, name);
+      await assert.rejects(() => writeOutputs(s.dir, 'generated', { outputs: new Map([[`${name}/plan.txt`, 'x']]), pipelines: [name] }), OutputPathError, name);
     }
     assert.throws(() => compareOutputs(s.dir, 'generated', build), OutputPathError);
     assert.equal(readFileSync(join(s.victim, 'precious.txt'), 'utf8'), 'keep me');
@@ -97,24 +97,24 @@ test('the writer refuses a path outside --out before touching anything (defence 
   }
 });
 
-test('the writer does not write through a symlinked folder that leads outside --out', () => {
+test('the writer does not write through a symlinked folder that leads outside --out', async () => {
   const s = sandbox();
   try {
     mkdirSync(join(s.dir, 'generated'));
     symlinkSync(s.victim, join(s.dir, 'generated', 'p'));
-    assert.throws(() => writeOutputs(s.dir, 'generated', { outputs: new Map([['p/precious.txt', 'overwritten']]), pipelines: ['p'] }), OutputPathError);
+    await assert.rejects(() => writeOutputs(s.dir, 'generated', { outputs: new Map([['p/precious.txt', 'overwritten']]), pipelines: ['p'] }), OutputPathError);
     assert.equal(readFileSync(join(s.victim, 'precious.txt'), 'utf8'), 'keep me');
   } finally {
     s.done();
   }
 });
 
-test('a symlinked file in the tree is replaced, not written through', () => {
+test('a symlinked file in the tree is replaced, not written through', async () => {
   const s = sandbox();
   try {
     mkdirSync(join(s.dir, 'generated', 'p'), { recursive: true });
     symlinkSync(join(s.victim, 'precious.txt'), join(s.dir, 'generated', 'p', 'plan.txt'));
-    writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'plan']]), pipelines: ['p'] });
+    await writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'plan']]), pipelines: ['p'] });
     assert.equal(readFileSync(join(s.dir, 'generated', 'p', 'plan.txt'), 'utf8'), 'plan');
     assert.equal(readFileSync(join(s.victim, 'precious.txt'), 'utf8'), 'keep me');
   } finally {
@@ -122,28 +122,28 @@ test('a symlinked file in the tree is replaced, not written through', () => {
   }
 });
 
-test('cleaning removes only what the previous manifest lists: user files and outside paths stay', () => {
+test('cleaning removes only what the previous manifest lists: user files and outside paths stay', async () => {
   const s = sandbox();
   try {
     const out = join(s.dir, 'generated');
-    writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'a'], ['p/iceberg/t/metadata.json', '{}']]), pipelines: ['p'] });
+    await writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'a'], ['p/iceberg/t/metadata.json', '{}']]), pipelines: ['p'] });
     const manifest = JSON.parse(readFileSync(join(out, 'p', MANIFEST_NAME), 'utf8')) as { files: string[] };
     assert.deepEqual(manifest.files, ['iceberg/t/metadata.json', 'plan.txt']);
     writeFileSync(join(out, 'p', 'notes.md'), 'mine');
     // The second build no longer writes the Iceberg table: its file goes, its emptied folders go.
-    const second = writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'b']]), pipelines: ['p'] });
+    const second = await writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'b']]), pipelines: ['p'] });
     assert.deepEqual(second.removed, ['p/iceberg/t/metadata.json']);
     assert.equal(existsSync(join(out, 'p', 'iceberg')), false);
     assert.equal(readFileSync(join(out, 'p', 'notes.md'), 'utf8'), 'mine', 'a file no build wrote is never removed');
     assert.match(second.notes.join('\n'), /notes\.md/);
     // A tampered manifest that lists a path outside the pipeline folder removes nothing there.
     writeFileSync(join(out, 'p', MANIFEST_NAME), JSON.stringify({ files: ['../../../victim/precious.txt', '../../victim/precious.txt', 'plan.txt'] }));
-    const third = writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'c']]), pipelines: ['p'] });
+    const third = await writeOutputs(s.dir, 'generated', { outputs: new Map([['p/plan.txt', 'c']]), pipelines: ['p'] });
     assert.deepEqual(third.removed, []);
     assert.equal(readFileSync(join(s.victim, 'precious.txt'), 'utf8'), 'keep me');
     // A manifest that is not one is reported, and nothing is removed.
     writeFileSync(join(out, 'p', MANIFEST_NAME), 'not json');
-    const fourth = writeOutputs(s.dir, 'generated', { outputs: new Map(), pipelines: ['p'] });
+    const fourth = await writeOutputs(s.dir, 'generated', { outputs: new Map(), pipelines: ['p'] });
     assert.deepEqual(fourth.removed, []);
     assert.match(fourth.notes.join('\n'), /not a pipec manifest/);
     assert.equal(readFileSync(join(out, 'p', 'plan.txt'), 'utf8'), 'c');
@@ -152,12 +152,12 @@ test('cleaning removes only what the previous manifest lists: user files and out
   }
 });
 
-test('compareOutputs lists changed, missing (incl. the manifest) and extra files', () => {
+test('compareOutputs lists changed, missing (incl. the manifest) and extra files', async () => {
   const s = sandbox();
   try {
     const build = { outputs: new Map([['p/plan.txt', 'a'], ['p/x.sql', 'x']]), pipelines: ['p'] };
     assert.deepEqual(compareOutputs(s.dir, 'generated', build), { added: [`p/${MANIFEST_NAME}`, 'p/plan.txt', 'p/x.sql'], changed: [], removed: [] });
-    writeOutputs(s.dir, 'generated', build);
+    await writeOutputs(s.dir, 'generated', build);
     assert.deepEqual(compareOutputs(s.dir, 'generated', build), { added: [], changed: [], removed: [] });
     writeFileSync(join(s.dir, 'generated', 'p', 'plan.txt'), 'edited');
     writeFileSync(join(s.dir, 'generated', 'p', 'extra.txt'), 'e');

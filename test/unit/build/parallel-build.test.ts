@@ -53,8 +53,8 @@ async function buildInto(dir: string, out: string, threads: number | null): Prom
   const targets = resolveTargets('all,flink') as Target[];
   const files = discoverSpecs(['specs'], dir).files;
   const result = await buildSpecs({ cwd: dir, env: { get: () => undefined }, files, targets, outDir: `${out}/generated`, ...(threads ? { parallel: { env: {}, threads, workersOnly: true } } : {}) });
-  writeOutputs(dir, `${out}/generated`, result);
-  writeBundles(dir, `${out}/bundles`, result);
+  await writeOutputs(dir, `${out}/generated`, result);
+  await writeBundles(dir, `${out}/bundles`, result);
   return result;
 }
 

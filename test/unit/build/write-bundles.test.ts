@@ -10,11 +10,11 @@ import { writeBundles, type BuildResult } from '../../../src/build/build.ts';
 
 const result = (bundles: [string, string][]): BuildResult => ({ results: [], outputs: new Map(), bundles: new Map(bundles), pipelines: [], ok: true });
 
-test('a shared runtime.mjs is written once and linked; a rebuild of one folder leaves the other intact', () => {
+test('a shared runtime.mjs is written once and linked; a rebuild of one folder leaves the other intact', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'pipec-bundles-'));
   try {
     const lib = 'export const v = 1;\n';
-    writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a'], ['a/runtime.mjs', lib], ['c/pipeline.mjs', 'c'], ['c/runtime.mjs', lib]]));
+    await writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a'], ['a/runtime.mjs', lib], ['c/pipeline.mjs', 'c'], ['c/runtime.mjs', lib]]));
     const a = statSync(join(cwd, 'b', 'a', 'runtime.mjs'));
     const c = statSync(join(cwd, 'b', 'c', 'runtime.mjs'));
     assert.equal(readFileSync(join(cwd, 'b', 'c', 'runtime.mjs'), 'utf8'), lib);
@@ -22,13 +22,13 @@ test('a shared runtime.mjs is written once and linked; a rebuild of one folder l
     // The same build again writes nothing: same files (inodes), same mtimes.
     const files = ['a/pipeline.mjs', 'a/runtime.mjs', 'c/pipeline.mjs', 'c/runtime.mjs'];
     const before = files.map((f) => statSync(join(cwd, 'b', f)));
-    writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a'], ['a/runtime.mjs', lib], ['c/pipeline.mjs', 'c'], ['c/runtime.mjs', lib]]));
+    await writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a'], ['a/runtime.mjs', lib], ['c/pipeline.mjs', 'c'], ['c/runtime.mjs', lib]]));
     files.forEach((f, i) => {
       const st = statSync(join(cwd, 'b', f));
       assert.deepEqual([st.ino, st.mtimeMs], [before[i]!.ino, before[i]!.mtimeMs], `${f} untouched`);
     });
     // Rebuild only pipeline a with another library: c keeps its own.
-    writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a2'], ['a/runtime.mjs', 'export const v = 2;\n']]));
+    await writeBundles(cwd, 'b', result([['a/pipeline.mjs', 'a2'], ['a/runtime.mjs', 'export const v = 2;\n']]));
     assert.equal(readFileSync(join(cwd, 'b', 'a', 'runtime.mjs'), 'utf8'), 'export const v = 2;\n');
     assert.equal(readFileSync(join(cwd, 'b', 'c', 'runtime.mjs'), 'utf8'), lib, 'not written through the link');
   } finally {

@@ -155,7 +155,9 @@ function partitionKey(o: IrOperator): string[] | null {
     case 'union':
       return null;
     case 'window_agg': {
-      const keys = o.window.kind === 'session' && o.window.partitionBy.length > 0 ? o.window.partitionBy : o.groupKeys.map((k) => k.name);
+      // A SESSION's sessions form per PARTITION BY key; without one, one session sequence runs
+      // over every row (whatever the GROUP BY keys), so nothing may split it: not keyed.
+      const keys = o.window.kind === 'session' ? o.window.partitionBy : o.groupKeys.map((k) => k.name);
       return keys.length > 0 ? [...keys] : null;
     }
     case 'group_agg':

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readNdjson, tempDir, writeNdjson } from '../../fixtures/runtime/run-helpers.ts';
 import { runSpecIn } from '../../fixtures/runtime/run-spec.ts';
@@ -93,15 +93,118 @@ test('--workers 2 refuses, by operator, a plan it cannot partition yet', async (
   const dir = tempDir('pipec-workers-');
   writeFileSync(
     path.join(dir, 'p.pipe.sql'),
-    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW s AS SELECT k, window_start, COUNT(*) AS n FROM SESSION(ev PARTITION BY k, ts, INTERVAL '5' SECOND) GROUP BY k, window_start, window_end;\nCREATE SINK out FROM s WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
+    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW g AS SELECT k, COUNT(*) AS n FROM ev GROUP BY k;\nCREATE SINK out FROM g WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
   );
   mkdirSync(path.join(dir, 'in'));
   writeInput(dir);
   let err = '';
   const code = await runSpecIn(dir, { workers: 2, stderr: (t) => (err += t) });
   assert.equal(code, 2);
-  assert.match(err, /error\[workers-unsupported\]: --workers 2 cannot run 's\/window': a SESSION window/);
+  assert.match(err, /error\[workers-unsupported\]: --workers 2 cannot run 'g[^']*': a GROUP BY without a window/);
   assert.ok(!existsSync(path.join(dir, 'out.ndjson')), 'nothing ran');
+});
+
+// SESSION windows: sessions merge only within one PARTITION BY key, so each key's sessions are
+// one worker's. Events of key k come every (k + 1) s with a pause of 20 s in the middle, so a
+// 3 s gap splits keys 0-2 into sessions at every pause and keeps longer runs apart elsewhere.
+const SESSION_GAP = 3000;
+function sessionEvents(): Ev[][] {
+  const files: Ev[][] = [[], [], []];
+  for (let k = 0; k < 6; k++) {
+    let t = T0 + k * 7;
+    for (let i = 0; i < 400; i++) {
+      t += (k + 1) * 1000 + (i === 200 ? 20_000 : 0);
+      files[(i + k) % 3]!.push({ k, v: i, ts: t });
+    }
+  }
+  // Each file in event-time order: watermarks only rise (nothing late).
+  return files.map((f) => f.sort((a, b) => a.ts - b.ts));
+}
+
+/** The sessions as formed here: per key, runs of events less than the gap apart. */
+function expectedSessions(): string[] {
+  const byKey = new Map<number, Ev[]>();
+  for (const e of sessionEvents().flat()) byKey.set(e.k, [...(byKey.get(e.k) ?? []), e]);
+  const out: string[] = [];
+  for (const [k, evs] of byKey) {
+    evs.sort((a, b) => a.ts - b.ts);
+    let start = evs[0]!.ts;
+    let last = start;
+    let n = 0;
+    let total = 0;
+    const close = (): void => void out.push(`${k}|${iso(start)}|${iso(last + SESSION_GAP)}|${n}|${total}`);
+    for (const e of evs) {
+      if (e.ts > last + SESSION_GAP) {
+        close();
+        start = e.ts;
+        n = 0;
+        total = 0;
+      }
+      last = e.ts;
+      n++;
+      total += e.v;
+    }
+    close();
+  }
+  return out.sort();
+}
+
+async function runSessions(workers: number, emit: 'ON WINDOW CLOSE' | 'CHANGES'): Promise<Record<string, unknown>[]> {
+  const dir = tempDir('pipec-workers-session-');
+  const sink = emit === 'CHANGES' ? "path = 'out.parquet', format = 'parquet'" : "path = 'out.ndjson', format = 'ndjson'";
+  writeFileSync(
+    path.join(dir, 'p.pipe.sql'),
+    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW s AS SELECT k, window_start, window_end, COUNT(*) AS n, SUM(v) AS total FROM SESSION(ev PARTITION BY k, ts, INTERVAL '${SESSION_GAP / 1000}' SECOND) GROUP BY k, window_start, window_end EMIT ${emit};\nCREATE SINK out FROM s WITH (connector = 'file', ${sink});\n`),
+  );
+  mkdirSync(path.join(dir, 'in'));
+  sessionEvents().forEach((f, i) => writeNdjson(path.join(dir, 'in', `f${i}.ndjson`), f.map((e) => ({ k: e.k, v: e.v, ts: iso(e.ts) }))));
+  let err = '';
+  const code = await runSpecIn(dir, { workers, stderr: (t) => (err += t) });
+  assert.equal(code, 0, err);
+  if (emit !== 'CHANGES') return readNdjson(path.join(dir, 'out.ndjson'));
+  const { parquetReadObjects } = await import('hyparquet');
+  // The sink writes a folder of part files, in order.
+  const rows: Record<string, unknown>[] = [];
+  for (const part of readdirSync(path.join(dir, 'out.parquet')).filter((f) => f.endsWith('.parquet')).sort()) {
+    const bytes = readFileSync(path.join(dir, 'out.parquet', part));
+    const read = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })) as Record<string, unknown>[];
+    // Parquet gives timestamps as Dates: in the NDJSON sink's text, as the expectation has them.
+    for (const r of read) rows.push({ ...r, window_start: iso((r['window_start'] as Date).getTime()), window_end: iso((r['window_end'] as Date).getTime()) });
+  }
+  return rows;
+}
+
+const sessionRow = (r: Record<string, unknown>): string => `${r['k']}|${r['window_start']}|${r['window_end']}|${r['n']}|${r['total']}`;
+
+test('--workers 2 runs SESSION windows: the sessions of --workers 1, and of an independent count', { timeout: 120_000 }, async () => {
+  const want = expectedSessions();
+  assert.ok(want.length > 12, 'the pauses split sessions');
+  assert.deepEqual((await runSessions(1, 'ON WINDOW CLOSE')).map(sessionRow).sort(), want);
+  assert.deepEqual((await runSessions(2, 'ON WINDOW CLOSE')).map(sessionRow).sort(), want);
+});
+
+test('--workers 2, SESSION EMIT CHANGES: a merged session\'s deletes reach a Parquet sink as -D rows', { timeout: 120_000 }, async () => {
+  // The rows are upserts by group key + window_start + window_end, and a session whose bounds
+  // move is deleted ('-D'): the final table is the closed sessions. The row kinds cross from the
+  // workers to the sink's thread (a kind is a property of the row's array, not one of its cells).
+  const fold = (rows: Record<string, unknown>[]): { final: string[]; deletes: number } => {
+    const table = new Map<string, string>();
+    let deletes = 0;
+    for (const r of rows) {
+      const key = `${r['k']}|${r['window_start']}|${r['window_end']}`;
+      if (r['op'] === '-D') {
+        deletes++;
+        assert.ok(table.delete(key), `a -D of a row that is there: ${key}`);
+      } else table.set(key, sessionRow(r));
+    }
+    return { final: [...table.values()].sort(), deletes };
+  };
+  const one = fold(await runSessions(1, 'CHANGES'));
+  const two = fold(await runSessions(2, 'CHANGES'));
+  assert.deepEqual(one.final, expectedSessions());
+  assert.deepEqual(two.final, expectedSessions());
+  assert.ok(two.deletes > 0, 'sessions that grew were deleted and inserted again');
+  assert.equal(two.deletes, one.deletes);
 });
 
 const RUN_SPEC = path.join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'run-spec.ts');

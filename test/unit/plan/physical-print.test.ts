@@ -98,3 +98,20 @@ test('v3: a Kafka source carries its topic, the plan its catalogs (secrets maske
   assert.match(text, /^compaction keep of sink l: expire_snapshots; every 1 h$/m);
   assert.equal(JSON.parse(json).catalogs[0].options.token.text, '***');
 });
+
+test('a SESSION is keyed by its PARTITION BY key, and not keyed without one (one session sequence over every row)', async () => {
+  const spec = (partition: string) => `
+CREATE SOURCE ev (u BIGINT, page STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+WITH (connector = 'datagen', total_rows = '10', idle_timeout = '5 s');
+CREATE VIEW s AS SELECT u, page, window_start, COUNT(*) AS n FROM SESSION(ev ${partition}ts, INTERVAL '5' SECOND) GROUP BY u, page, window_start, window_end;
+CREATE SINK out FROM s WITH (connector = 'stdout');
+`;
+  const keyed = async (partition: string) => {
+    const text = spec(partition);
+    const r = await compileFile('p.pipe.sql', { cwd: '/', readText: () => text, env: { get: () => undefined } });
+    assert.ok(r.plan && !r.diagnostics.hasErrors, r.diagnostics.sorted().map((d) => d.message).join('\n'));
+    return lowerPlan(r.plan).operators.filter((o) => o.op === 'window_agg').map((o) => o.partitionKey);
+  };
+  assert.deepEqual(await keyed('PARTITION BY u, '), [['u']]);
+  assert.deepEqual(await keyed(', '), [null]);
+});

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { WindowAggOp } from '../../../targets/runtime/lib/ops/window-agg.ts';
 import type { AggFns, Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { ownerOf } from '../../../targets/runtime/lib/workers/key-hash.ts';
-import { mergeClocks, mergeWindowSnapshots, windowShare, clockShare, type WindowSnapshot } from '../../../targets/runtime/lib/workers/state-share.ts';
+import { mergeClocks, mergeWindowSnapshots, windowShare, clockShare, OPERATOR_STATE, type SessionSnapshot, type WindowSnapshot } from '../../../targets/runtime/lib/workers/state-share.ts';
+import { SessionAggOp } from '../../../targets/runtime/lib/ops/session-agg.ts';
 
 // COUNT(*) and SUM(v) by key k: rows [k, v, ts].
 const fns: AggFns = {
@@ -76,4 +77,41 @@ test('partition clocks: merged side by side at the lowest watermark, split by ow
   ]);
   assert.deepEqual(m, { wm: 3000, parts: [['a.ndjson', 4000, true], ['b.ndjson', 6000, false]] });
   assert.deepEqual(clockShare(m, (p) => p === 'b.ndjson'), { wm: 3000, parts: [['b.ndjson', 6000, false]] });
+});
+
+function sessionOp(out: Row[]): SessionAggOp {
+  return new SessionAggOp({ id: 's', gapMs: 500, allowedLatenessMs: 0, emit: 'on_window_close', timeIndex: 2, fns, out: (r) => void out.push(r) }, { late: () => {}, now: () => 0 });
+}
+
+test('session state of 2 workers, merged and split for 1 or 3, closes the sessions one operator closes', () => {
+  // Keys' events 7 ms apart with a pause in the middle of each half: sessions open at the checkpoint.
+  const evs = (from: number, to: number): Row[] => rows(from, to).map((r, i) => [r[0], r[1], (from + i) * 7 + (from + i > 1500 ? 10_000 : 0)]);
+  const first = evs(0, 3000);
+  const rest = evs(3000, 6000);
+  const wmMid = 3000 * 7 + 10_000 - 2000;
+
+  const oneOut: Row[] = [];
+  const one = sessionOp(oneOut);
+  for (const r of first) one.push(r);
+  one.advance(wmMid);
+  for (const r of rest) one.push(r);
+  one.advance(Number.POSITIVE_INFINITY);
+
+  const before: Row[] = [];
+  const shares = [sessionOp(before), sessionOp(before)];
+  for (const r of first) shares[ownerOf(r[0], 2)]!.push(r);
+  for (const s of shares) s.advance(wmMid);
+  const merged = OPERATOR_STATE.sessionAgg.merge(shares.map((s) => s.snapshot()));
+  const doc = (): unknown => JSON.parse(JSON.stringify(merged));
+  assert.ok((merged as SessionSnapshot).parts.length > 0, 'sessions are open at the checkpoint');
+
+  for (const n of [1, 3]) {
+    const after: Row[] = [];
+    const resumed = Array.from({ length: n }, () => sessionOp(after));
+    resumed.forEach((s, i) => s.restore(OPERATOR_STATE.sessionAgg.share(doc(), i, n)));
+    for (const r of rest) resumed[ownerOf(r[0], n)]!.push(r);
+    for (const s of resumed) s.advance(wmMid);
+    for (const s of resumed) s.advance(Number.POSITIVE_INFINITY);
+    assert.deepEqual(sorted([...before, ...after]), sorted(oneOut), `resumed with ${n}`);
+  }
 });

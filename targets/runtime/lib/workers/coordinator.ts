@@ -23,8 +23,8 @@ import { matchFiles, partitionName } from '../io/file-source.ts';
 import { hideValues } from '../hidden-values.ts';
 import { exitCodeOf, RunError, RunFailedError, type RunResult } from '../run-errors.ts';
 import type { RunOptions } from '../engine.ts';
-import { probePlan } from './support.ts';
-import { mergeClocks, mergePositions, mergeWindowSnapshots, type ClockSnapshot, type FilePositions, type WindowSnapshot } from './state-share.ts';
+import { probePlan, type ProbedOp } from './support.ts';
+import { mergeClocks, mergePositions, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData, WorkerSnapshot } from './protocol.ts';
 
 export interface WorkersSetup {
@@ -76,6 +76,8 @@ class Coordinator {
   private positions: Record<string, unknown> = {};
   private base = { records: new Map<string, number>(), dead: new Map<string, number>(), late: new Map<string, number>() };
   private resumedPositions = new Map<string, FilePositions>();
+  /** The key-partitioned operators (their state is merged at a checkpoint), from the probed plan. */
+  private partitioned: (ProbedOp & { kind: keyof typeof OPERATOR_STATE })[] = [];
   private dead!: DeadLetterFile;
   private readonly ckDir: string | null;
 
@@ -165,6 +167,7 @@ class Coordinator {
     const { def } = this;
     // Generated code marks changelog sinks on the sinks it is given: the run's real ones.
     const probed = probePlan(def, (id) => this.sinks.get(id)!);
+    this.partitioned = probed.ops.filter((o): o is ProbedOp & { kind: keyof typeof OPERATOR_STATE } => o.kind in OPERATOR_STATE);
     if (resumed) {
       checkpoints.checkFits(resumed, {
         pipeline: def.name,
@@ -374,7 +377,7 @@ class Coordinator {
       };
     }
     const operators: Record<string, unknown> = {};
-    for (const id of Object.keys(snaps[0]!.operators)) operators[id] = encodeState(mergeWindowSnapshots(snaps.map((x) => x.operators[id] as WindowSnapshot)));
+    for (const { id, kind } of this.partitioned) operators[id] = encodeState(OPERATOR_STATE[kind].merge(snaps.map((x) => x.operators[id])));
     const late: Record<string, number> = {};
     for (const id of new Set([...this.base.late.keys(), ...snaps.flatMap((x) => Object.keys(x.late))])) late[id] = (this.base.late.get(id) ?? 0) + snaps.reduce((n, x) => n + (x.late[id] ?? 0), 0);
     for (const [id, v] of Object.entries(late)) this.metrics.late.set(id, v);

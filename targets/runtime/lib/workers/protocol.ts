@@ -53,7 +53,8 @@ export interface WorkerSnapshot {
 export type FromWorker =
   /**
    * Rows for the sinks, per sink id in the order the worker produced them (`lines`: encoded, with
-   * how many rows they hold); dead-letter lines.
+   * how many rows they hold); dead-letter lines. A row's kind (a SESSION's EMIT CHANGES '-D')
+   * is a property of its array, which a message's structured clone keeps.
    */
   | { t: 'out'; sinks: [string, Row[]][]; lines: [string, Uint8Array, number][]; dead: string[] }
   | { t: 'warn'; message: string }

@@ -2,8 +2,9 @@
 // merged when a checkpoint is taken and split again on resume, so a checkpoint does not remember
 // how many workers wrote it (resume with another N, or with --workers 1). File positions and
 // partition clocks are keyed by file; a window aggregate's state is keyed by group key, and the
-// key's owner is `ownerOf` (key-hash.ts). The window snapshot's shape is WindowAggOp's
-// (ops/window-agg.ts `snapshot()`); test/unit/runtime/workers-state.test.ts holds the two together.
+// key's owner is `ownerOf` (key-hash.ts), a session aggregate's by PARTITION BY key. The
+// snapshots' shapes are the operators' own (ops/window-agg.ts and ops/session-agg.ts
+// `snapshot()`); test/unit/runtime/workers-state.test.ts holds them together.
 import { ownerOf } from './key-hash.ts';
 
 type Acc = unknown[];
@@ -48,6 +49,45 @@ export function windowShare(s: WindowSnapshot, index: number, n: number): Window
     pending: s.pending,
   };
 }
+
+export interface SessionSnapshot {
+  wm: number;
+  seq: number;
+  sessionSeq: number;
+  /** PARTITION BY key → its open sessions (SessionAggOp's own encoding of each). */
+  parts: [unknown, unknown[]][];
+}
+
+/**
+ * One session snapshot from the workers' own: a partition key's sessions live in one worker
+ * (sessions merge only within a key), so the partitions are a disjoint union. The counters
+ * are summed: each is then at least every worker's, and they only order timers and mark
+ * changed bounds.
+ */
+export function mergeSessionSnapshots(shares: SessionSnapshot[]): SessionSnapshot {
+  let wm = shares.length === 0 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  let seq = 0;
+  let sessionSeq = 0;
+  const parts: [unknown, unknown[]][] = [];
+  for (const s of shares) {
+    if (s.wm < wm) wm = s.wm;
+    seq += s.seq;
+    sessionSeq += s.sessionSeq;
+    parts.push(...s.parts);
+  }
+  return { wm, seq, sessionSeq, parts };
+}
+
+/** Worker `index`'s share of a (merged) session snapshot: the partitions whose key it owns. */
+export function sessionShare(s: SessionSnapshot, index: number, n: number): SessionSnapshot {
+  return { ...s, parts: s.parts.filter(([pk]) => ownerOf(pk, n) === index) };
+}
+
+/** How each partitioned operator kind's state is merged into one thread's and split again. */
+export const OPERATOR_STATE: Record<'windowAgg' | 'sessionAgg', { merge(shares: unknown[]): unknown; share(state: unknown, index: number, n: number): unknown }> = {
+  windowAgg: { merge: (x) => mergeWindowSnapshots(x as WindowSnapshot[]), share: (st, i, n) => windowShare(st as WindowSnapshot, i, n) },
+  sessionAgg: { merge: (x) => mergeSessionSnapshots(x as SessionSnapshot[]), share: (st, i, n) => sessionShare(st as SessionSnapshot, i, n) },
+};
 
 /** A file source's position: per file (path relative to the spec), where the next line starts. */
 export type FilePositions = Record<string, unknown>;

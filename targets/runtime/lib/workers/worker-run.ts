@@ -7,6 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Row, StatefulOp } from '../ops/types.ts';
 import { WindowAggOp, type WindowAggConfig } from '../ops/window-agg.ts';
+import { SessionAggOp, type SessionAggConfig } from '../ops/session-agg.ts';
 import { SourceClock } from '../watermarks.ts';
 import { formatTable, type ConnectorContext } from '../connectors.ts';
 import { guardDecode } from '../io/guarded-decode.ts';
@@ -16,7 +17,7 @@ import { WatermarkGraph } from '../watermark-graph.ts';
 import { createSource } from '../connector-lifecycle.ts';
 import { sourceWatermark, wireSource, type SourceRt } from '../source-runtime.ts';
 import { Exchange } from './exchange.ts';
-import { clockShare, windowShare, type ClockSnapshot, type FilePositions, type WindowSnapshot } from './state-share.ts';
+import { clockShare, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.ts';
 
 const BATCH = 512;
@@ -39,7 +40,9 @@ export async function runWorker(def: PipelineDef, data: WorkerData, parent: Mess
 
 class WorkerRun {
   private readonly srcs: SourceRt[] = [];
-  private readonly real: WindowAggOp[] = [];
+  /** The partitioned operators' real instances here, with their kind (how their state splits). */
+  private readonly real: (WindowAggOp | SessionAggOp)[] = [];
+  private readonly realKind: (keyof typeof OPERATOR_STATE)[] = [];
   private readonly late = new Map<string, number>();
   private readonly owned: Map<string, Set<string>>;
   private readonly exchange: Exchange;
@@ -78,28 +81,31 @@ class WorkerRun {
       },
       now: (): number => Date.now(),
     };
+    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: WindowAggOp | SessionAggOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
+      const op = this.real.length;
+      this.real.push(real);
+      this.realKind.push(kind);
+      this.late.set(real.id, 0);
+      keyOf.push(key);
+      // What the generated graph holds: rows and this worker's watermark go to the exchange.
+      return {
+        id: real.id,
+        push: (row) => exchangeOf().route(op, row),
+        advance: (wm) => exchangeOf().ownWatermark(op, wm),
+        snapshot: () => null,
+        restore: () => {},
+        stateSize: () => 0,
+      };
+    };
     const refuse = (what: string) => (cfg: { id: string }): never => {
       throw new Error(`operator '${cfg.id}' (${what}) cannot run with --workers > 1`);
     };
     const builders = {
       sink: (id: string) => this.sinkProxy(id),
-      windowAgg: (cfg: WindowAggConfig) => {
-        const op = this.real.length;
-        this.real.push(new WindowAggOp(cfg, opCtx));
-        this.late.set(cfg.id, 0);
-        keyOf.push(cfg.fns.keyOf);
-        // What the generated graph holds: rows and this worker's watermark go to the exchange.
-        const proxy: StatefulOp & { push(row: Row): void } = {
-          id: cfg.id,
-          push: (row) => exchangeOf().route(op, row),
-          advance: (wm) => exchangeOf().ownWatermark(op, wm),
-          snapshot: () => null,
-          restore: () => {},
-          stateSize: () => 0,
-        };
-        return proxy;
-      },
-      sessionAgg: refuse('SESSION window'),
+      // Rows go to the worker owning their key: a window's group key; a session's PARTITION BY
+      // key (its sessions merge only within that key).
+      windowAgg: (cfg: WindowAggConfig) => partitioned('windowAgg', new WindowAggOp(cfg, opCtx), cfg.fns.keyOf),
+      sessionAgg: (cfg: SessionAggConfig) => partitioned('sessionAgg', new SessionAggOp(cfg, opCtx), cfg.partitionOf ?? cfg.fns.keyOf),
       groupAgg: refuse('GROUP BY'),
       intervalJoin: refuse('interval join'),
       normalize: refuse('changelog normalize'),
@@ -229,10 +235,10 @@ class WorkerRun {
       s.src.seek(st.position);
       s.clock.restore(clockShare(st.clock as ClockSnapshot, (p) => this.owns(s.id, p)), now);
     }
-    for (const op of this.real) {
+    this.real.forEach((op, i) => {
       const st = r.operators[op.id];
-      if (st !== undefined) op.restore(windowShare(st as WindowSnapshot, this.data.index, this.data.n));
-    }
+      if (st !== undefined) op.restore(OPERATOR_STATE[this.realKind[i]!].share(st, this.data.index, this.data.n));
+    });
     this.graph.seedScans();
   }
 

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { WindowAggOp } from '../../../targets/runtime/lib/ops/window-agg.ts';
 import type { AggFns, Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { ownerOf } from '../../../targets/runtime/lib/workers/key-hash.ts';
-import { mergeClocks, mergeWindowSnapshots, windowShare, clockShare, OPERATOR_STATE, type SessionSnapshot, type WindowSnapshot } from '../../../targets/runtime/lib/workers/state-share.ts';
+import { mergeClocks, mergeWindowSnapshots, windowShare, clockShare, OPERATOR_STATE, type GroupSnapshot, type SessionSnapshot, type WindowSnapshot } from '../../../targets/runtime/lib/workers/state-share.ts';
+import { GroupAggOp } from '../../../targets/runtime/lib/ops/group-agg.ts';
 import { SessionAggOp } from '../../../targets/runtime/lib/ops/session-agg.ts';
 
 // COUNT(*) and SUM(v) by key k: rows [k, v, ts].
@@ -113,5 +114,40 @@ test('session state of 2 workers, merged and split for 1 or 3, closes the sessio
     for (const s of resumed) s.advance(wmMid);
     for (const s of resumed) s.advance(Number.POSITIVE_INFINITY);
     assert.deepEqual(sorted([...before, ...after]), sorted(oneOut), `resumed with ${n}`);
+  }
+});
+
+test('GROUP BY state of 2 workers, merged and split for 1 or 3, ends in the groups one operator ends in; a TTL expires in touch order', () => {
+  const make = (out: Row[], clock: { t: number }): GroupAggOp => new GroupAggOp({ id: 'g', stateTtlMs: 1000, fns, out: (r) => void out.push(r), now: () => clock.t });
+  const clock = { t: 0 };
+  const oneOut: Row[] = [];
+  const one = make(oneOut, clock);
+  const first = rows(0, 3000);
+  const rest = rows(3000, 6000);
+  const shares = [make([], clock), make([], clock)];
+  first.forEach((r, i) => {
+    clock.t = i; // a row a millisecond: groups touched at different times
+    one.push(r);
+    shares[ownerOf(r[0], 2)]!.push(r);
+  });
+  const merged = OPERATOR_STATE.groupAgg.merge(shares.map((s) => s.snapshot()));
+  const touched = (merged as GroupSnapshot).groups.map((g) => g[3]);
+  assert.deepEqual(touched, [...touched].sort((x, y) => x - y), 'groups in order of their last touch');
+  const final = (ops: GroupAggOp[]): string[] => ops.flatMap((o) => (o.snapshot() as GroupSnapshot).groups.map(([key, , a]) => JSON.stringify([key, a]))).sort();
+  for (const n of [1, 3]) {
+    const resumed = Array.from({ length: n }, () => make([], clock));
+    resumed.forEach((o, i) => o.restore(OPERATOR_STATE.groupAgg.share(JSON.parse(JSON.stringify(merged)), i, n)));
+    const ref = make([], clock);
+    ref.restore(JSON.parse(JSON.stringify(one.snapshot()))); // a copy: a restored operator adds into what it gets
+    clock.t = 3000;
+    for (const r of rest) {
+      ref.push(r);
+      resumed[ownerOf(r[0], n)]!.push(r);
+    }
+    // The TTL: groups not touched since t = 2500 expire, in one thread and in the shares alike.
+    clock.t = 3500;
+    ref.tick(3500);
+    for (const o of resumed) o.tick(3500);
+    assert.deepEqual(final(resumed), final([ref]), `resumed with ${n}`);
   }
 });

@@ -2,7 +2,8 @@
 // merged when a checkpoint is taken and split again on resume, so a checkpoint does not remember
 // how many workers wrote it (resume with another N, or with --workers 1). File positions and
 // partition clocks are keyed by file; a window aggregate's state is keyed by group key, and the
-// key's owner is `ownerOf` (key-hash.ts), a session aggregate's by PARTITION BY key. The
+// key's owner is `ownerOf` (key-hash.ts), a session aggregate's by PARTITION BY key, a GROUP
+// BY's by group key. The
 // snapshots' shapes are the operators' own (ops/window-agg.ts and ops/session-agg.ts
 // `snapshot()`); test/unit/runtime/workers-state.test.ts holds them together.
 import { ownerOf } from './key-hash.ts';
@@ -83,10 +84,32 @@ export function sessionShare(s: SessionSnapshot, index: number, n: number): Sess
   return { ...s, parts: s.parts.filter(([pk]) => ownerOf(pk, n) === index) };
 }
 
+export interface GroupSnapshot {
+  seq: number;
+  /** Group key → its values, accumulators, last touch (processing time) and row count: GroupAggOp's own. */
+  groups: [unknown, unknown[], unknown[], number, number?][];
+}
+
+/**
+ * One GROUP BY snapshot from the workers' own: each group key lives in one worker. The groups
+ * are put in order of their last touch, the order a state TTL expires them in one thread.
+ */
+export function mergeGroupSnapshots(shares: GroupSnapshot[]): GroupSnapshot {
+  const groups = shares.flatMap((s) => s.groups);
+  groups.sort((a, b) => a[3] - b[3]);
+  return { seq: shares.reduce((n, s) => n + s.seq, 0), groups };
+}
+
+/** Worker `index`'s share of a (merged) GROUP BY snapshot: the groups whose key it owns. */
+export function groupShare(s: GroupSnapshot, index: number, n: number): GroupSnapshot {
+  return { seq: s.seq, groups: s.groups.filter(([key]) => ownerOf(key, n) === index) };
+}
+
 /** How each partitioned operator kind's state is merged into one thread's and split again. */
-export const OPERATOR_STATE: Record<'windowAgg' | 'sessionAgg', { merge(shares: unknown[]): unknown; share(state: unknown, index: number, n: number): unknown }> = {
+export const OPERATOR_STATE: Record<'windowAgg' | 'sessionAgg' | 'groupAgg', { merge(shares: unknown[]): unknown; share(state: unknown, index: number, n: number): unknown }> = {
   windowAgg: { merge: (x) => mergeWindowSnapshots(x as WindowSnapshot[]), share: (st, i, n) => windowShare(st as WindowSnapshot, i, n) },
   sessionAgg: { merge: (x) => mergeSessionSnapshots(x as SessionSnapshot[]), share: (st, i, n) => sessionShare(st as SessionSnapshot, i, n) },
+  groupAgg: { merge: (x) => mergeGroupSnapshots(x as GroupSnapshot[]), share: (st, i, n) => groupShare(st as GroupSnapshot, i, n) },
 };
 
 /** A file source's position: per file (path relative to the spec), where the next line starts. */

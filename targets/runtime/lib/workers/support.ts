@@ -1,11 +1,12 @@
 // What `pipec run --workers N` (N > 1) can run today, decided before anything starts: file
 // sources (bounded: every matched file is one partition, dealt out to the workers), and window
-// aggregates (TUMBLE, HOP, CUMULATE, SESSION) fed by them through stateless operators only. Anything
+// aggregates (TUMBLE, HOP, CUMULATE, SESSION) and GROUP BY fed by them through stateless operators only. Anything
 // else is refused by name (the operator or source and why) instead of computing a wrong
 // answer: a second stateful operator behind the first would need a second exchange, joins need
 // both inputs partitioned alike, and changelog operators need per-key order across the
 // exchange — none of which exists yet. SESSION windows run: sessions merge only within one
-// PARTITION BY key, and each key lives in one worker.
+// PARTITION BY key, and each key lives in one worker; so does a GROUP BY (one key's changelog
+// comes from one worker, in order).
 import { fileSourceConfig } from '../io/resolved-configs.ts';
 import type { Builders, GraphNode, PipelineDef } from '../pipeline-types.ts';
 import type { StatefulOp } from '../ops/types.ts';
@@ -47,8 +48,11 @@ export function probePlan(def: PipelineDef, sink: (id: string) => RunningSink): 
   return { ops, graph: def.instantiate(b).graph };
 }
 
-const NOT_YET: Record<Exclude<ProbedOp['kind'], 'windowAgg' | 'sessionAgg'>, string> = {
-  groupAgg: 'a GROUP BY without a window (its changelog is not partitioned yet)',
+/** The operator kinds partitioned by key over the workers (state-share.ts splits their state). */
+type PartitionedKind = 'windowAgg' | 'sessionAgg' | 'groupAgg';
+const isPartitioned = (k: ProbedOp['kind']): k is PartitionedKind => k === 'windowAgg' || k === 'sessionAgg' || k === 'groupAgg';
+
+const NOT_YET: Record<Exclude<ProbedOp['kind'], PartitionedKind>, string> = {
   intervalJoin: 'an interval join (both inputs would need the same partitioning; not yet)',
   normalize: 'a changelog source (CDC upsert order is not kept across workers yet)',
   temporalJoin: 'a temporal join (not partitioned yet)',
@@ -65,7 +69,7 @@ export function unsupportedForWorkers(def: PipelineDef, probed: { ops: ProbedOp[
     if (fileSourceConfig(s).follow) out.push({ id: s.name, why: "a file source with follow = 'true' (files appearing later are not dealt out yet)" });
   }
   if (def.scaleOut === 'partitions') out.push({ id: def.name, why: "scale_out = 'partitions' (each member already runs one partition task per partition)" });
-  for (const o of probed.ops) if (o.kind !== 'windowAgg' && o.kind !== 'sessionAgg') out.push({ id: o.id, why: NOT_YET[o.kind] });
+  for (const o of probed.ops) if (!isPartitioned(o.kind)) out.push({ id: o.id, why: NOT_YET[o.kind] });
   // A window behind another stateful operator would need a second exchange of its input.
   const byId = new Map(probed.graph.map((g) => [g.id, g]));
   const statefulAbove = (g: GraphNode, seen: Set<string>): string | null => {

@@ -8,6 +8,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Row, StatefulOp } from '../ops/types.ts';
 import { WindowAggOp, type WindowAggConfig } from '../ops/window-agg.ts';
 import { SessionAggOp, type SessionAggConfig } from '../ops/session-agg.ts';
+import { GroupAggOp, type GroupAggConfig } from '../ops/group-agg.ts';
+import { dropsLate } from '../operator-builders.ts';
 import { SourceClock } from '../watermarks.ts';
 import { formatTable, type ConnectorContext } from '../connectors.ts';
 import { guardDecode } from '../io/guarded-decode.ts';
@@ -41,7 +43,7 @@ export async function runWorker(def: PipelineDef, data: WorkerData, parent: Mess
 class WorkerRun {
   private readonly srcs: SourceRt[] = [];
   /** The partitioned operators' real instances here, with their kind (how their state splits). */
-  private readonly real: (WindowAggOp | SessionAggOp)[] = [];
+  private readonly real: (WindowAggOp | SessionAggOp | GroupAggOp)[] = [];
   private readonly realKind: (keyof typeof OPERATOR_STATE)[] = [];
   private readonly late = new Map<string, number>();
   private readonly owned: Map<string, Set<string>>;
@@ -81,11 +83,11 @@ class WorkerRun {
       },
       now: (): number => Date.now(),
     };
-    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: WindowAggOp | SessionAggOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
+    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: WindowAggOp | SessionAggOp | GroupAggOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
       const op = this.real.length;
       this.real.push(real);
       this.realKind.push(kind);
-      this.late.set(real.id, 0);
+      if (dropsLate(real)) this.late.set(real.id, 0); // late counters as one thread keeps them
       keyOf.push(key);
       // What the generated graph holds: rows and this worker's watermark go to the exchange.
       return {
@@ -106,7 +108,9 @@ class WorkerRun {
       // key (its sessions merge only within that key).
       windowAgg: (cfg: WindowAggConfig) => partitioned('windowAgg', new WindowAggOp(cfg, opCtx), cfg.fns.keyOf),
       sessionAgg: (cfg: SessionAggConfig) => partitioned('sessionAgg', new SessionAggOp(cfg, opCtx), cfg.partitionOf ?? cfg.fns.keyOf),
-      groupAgg: refuse('GROUP BY'),
+      // A GROUP BY's changelog of one key comes from one worker, in order: per key, the sinks
+      // see the order of one thread.
+      groupAgg: (cfg: GroupAggConfig) => partitioned('groupAgg', new GroupAggOp({ ...cfg, now: opCtx.now }), cfg.fns.keyOf),
       intervalJoin: refuse('interval join'),
       normalize: refuse('changelog normalize'),
       temporalJoin: refuse('temporal join'),
@@ -277,6 +281,7 @@ class WorkerRun {
         if (t - lastTick >= 50) {
           lastTick = t;
           for (const s of this.srcs) if (s.clock.tick(t)) this.wmDirty = true;
+          for (const op of this.real as StatefulOp[]) op.tick?.(t); // state TTL (processing time)
         }
         if (this.srcs.every((s) => s.src.finished)) {
           // End of this worker's input: its watermark moves to the end of time.

@@ -58,8 +58,8 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
   --checkpoint-dir DIR   keep checkpoints there and resume from the last one
   --metrics-port N       serve /metrics and /health on port N
   --member-id ID         this process's member id in a scaled-out pipeline
-  --workers N            run on N threads, each a key partition of the window aggregates
-                         (file sources and TUMBLE/HOP/CUMULATE windows; default 1)
+  --workers N            run on N threads, each a key partition of the stateful operator
+                         (file sources into a window aggregate or GROUP BY; default 1)
 `,
   },
   init: {

@@ -59,7 +59,7 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
   --metrics-port N       serve /metrics and /health on port N
   --member-id ID         this process's member id in a scaled-out pipeline
   --workers N            run on N threads, each a key partition of the stateful operator
-                         (file sources into a window aggregate or GROUP BY; default 1)
+                         (file sources into a window, GROUP BY or interval join; default 1)
 `,
   },
   init: {

@@ -93,14 +93,14 @@ test('--workers 2 refuses, by operator, a plan it cannot partition yet', async (
   const dir = tempDir('pipec-workers-');
   writeFileSync(
     path.join(dir, 'p.pipe.sql'),
-    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW j AS SELECT a.k, a.v, b.v AS w FROM ev AS a JOIN ev AS b ON a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL '1' SECOND;\nCREATE SINK out FROM j WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
+    SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW g AS SELECT k, COUNT(*) AS n FROM ev GROUP BY k;\nCREATE VIEW gg AS SELECT n, COUNT(*) AS keys FROM g GROUP BY n;\nCREATE SINK out FROM gg WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
   );
   mkdirSync(path.join(dir, 'in'));
   writeInput(dir);
   let err = '';
   const code = await runSpecIn(dir, { workers: 2, stderr: (t) => (err += t) });
   assert.equal(code, 2);
-  assert.match(err, /error\[workers-unsupported\]: --workers 2 cannot run 'j[^']*': an interval join/);
+  assert.match(err, /error\[workers-unsupported\]: --workers 2 cannot run 'gg[^']*': a stateful operator fed by the stateful operator 'g/);
   assert.ok(!existsSync(path.join(dir, 'out.ndjson')), 'nothing ran');
 });
 
@@ -238,6 +238,36 @@ test('--workers 2 runs a GROUP BY without a window: per key the changelog of one
     const evs = [...a, ...b, ...late].filter((e) => e.k === k);
     if (evs.length) want.set(String(k), `${evs.length}|${evs.reduce((n, e) => n + e.v, 0)}|${Math.max(...evs.map((e) => e.v))}`);
   }
+  assert.deepEqual(await run(1), want);
+  assert.deepEqual(await run(2), want);
+});
+
+test('--workers 2 runs an interval join: both sides by the join key, the pairs of --workers 1 and of a count here', { timeout: 120_000 }, async () => {
+  // A self-join of the two files' events: every pair of one key whose right row is at most
+  // 300 ms after the left one. The sides' rows of one key meet in one worker; the join's
+  // watermark (what frees buffered rows) is the minimum over every worker's partitions.
+  const run = async (workers: number): Promise<string[]> => {
+    const dir = tempDir('pipec-workers-join-');
+    writeFileSync(
+      path.join(dir, 'p.pipe.sql'),
+      SPEC.replace(/CREATE VIEW agg[\s\S]*$/, `CREATE VIEW j AS SELECT a.k, a.v, b.v AS w FROM ev AS a JOIN ev AS b ON a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL '0.3' SECOND;\nCREATE SINK out FROM j WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');\n`),
+    );
+    mkdirSync(path.join(dir, 'in'));
+    const { a, b } = input();
+    // Fewer rows than the window test: the pairs grow with the square of a key's rows per 300 ms.
+    writeNdjson(path.join(dir, 'in', 'a.ndjson'), a.map((e) => ({ k: e.k, v: e.v, ts: iso(e.ts) })));
+    writeNdjson(path.join(dir, 'in', 'b.ndjson'), b.filter((_, i) => i % 20 === 0).map((e) => ({ k: e.k, v: e.v, ts: iso(e.ts) })));
+    let err = '';
+    const code = await runSpecIn(dir, { workers, stderr: (t) => (err += t) });
+    assert.equal(code, 0, err);
+    return readNdjson(path.join(dir, 'out.ndjson')).map((r) => `${r['k']}|${r['v']}|${r['w']}`).sort();
+  };
+  const { a, b } = input();
+  const evs = [...a, ...b.filter((_, i) => i % 20 === 0)];
+  const want: string[] = [];
+  for (const l of evs) for (const r of evs) if (l.k === r.k && r.ts >= l.ts && r.ts <= l.ts + 300) want.push(`${l.k}|${l.v}|${r.v}`);
+  want.sort();
+  assert.ok(want.length > evs.length, `${want.length} pairs from ${evs.length} rows`);
   assert.deepEqual(await run(1), want);
   assert.deepEqual(await run(2), want);
 });

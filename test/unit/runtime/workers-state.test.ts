@@ -9,6 +9,7 @@ import type { AggFns, Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { ownerOf } from '../../../targets/runtime/lib/workers/key-hash.ts';
 import { mergeClocks, mergeWindowSnapshots, windowShare, clockShare, OPERATOR_STATE, type GroupSnapshot, type SessionSnapshot, type WindowSnapshot } from '../../../targets/runtime/lib/workers/state-share.ts';
 import { GroupAggOp } from '../../../targets/runtime/lib/ops/group-agg.ts';
+import { IntervalJoinOp } from '../../../targets/runtime/lib/ops/interval-join.ts';
 import { SessionAggOp } from '../../../targets/runtime/lib/ops/session-agg.ts';
 
 // COUNT(*) and SUM(v) by key k: rows [k, v, ts].
@@ -150,4 +151,38 @@ test('GROUP BY state of 2 workers, merged and split for 1 or 3, ends in the grou
     for (const o of resumed) o.tick(3500);
     assert.deepEqual(final(resumed), final([ref]), `resumed with ${n}`);
   }
+});
+
+test('interval-join state of 2 workers, merged and split for 1 or 3, joins what one operator joins', () => {
+  // Rows [k, v, ts] on both sides; pairs of one key within 200 ms of each other.
+  const join = (out: Row[]): IntervalJoinOp =>
+    new IntervalJoinOp(
+      { id: 'j', joinType: 'left', leftKey: (r) => r[0], rightKey: (r) => r[0], leftTimeIndex: 2, rightTimeIndex: 2, lowerMs: -200, upperMs: 200, residual: null, join: (l, r) => [l[0], l[1], r === null ? null : r[1]], out: (r) => void out.push(r), allowedLatenessMs: 0, lateLeft: (l) => l, lateRight: (r) => r },
+      { late: () => {}, now: () => 0 },
+    );
+  const feed = (o: IntervalJoinOp, rs: Row[]): void => rs.forEach((r, i) => (i % 2 === 0 ? o.pushLeft(r) : o.pushRight(r)));
+  const first = rows(0, 3000);
+  const rest = rows(3000, 6000);
+  const wmMid = 3000 * 7 - 200;
+  const oneOut: Row[] = [];
+  const one = join(oneOut);
+  feed(one, first);
+  one.advance(wmMid);
+  feed(one, rest);
+  one.advance(Number.POSITIVE_INFINITY);
+
+  const before: Row[] = [];
+  const shares = [join(before), join(before)];
+  first.forEach((r, i) => (i % 2 === 0 ? shares[ownerOf(r[0], 2)]!.pushLeft(r) : shares[ownerOf(r[0], 2)]!.pushRight(r)));
+  for (const s of shares) s.advance(wmMid);
+  const merged = OPERATOR_STATE.intervalJoin.merge(shares.map((s) => s.snapshot()));
+  for (const n of [1, 3]) {
+    const after: Row[] = [];
+    const resumed = Array.from({ length: n }, () => join(after));
+    resumed.forEach((o, i) => o.restore(OPERATOR_STATE.intervalJoin.share(JSON.parse(JSON.stringify(merged)), i, n)));
+    rest.forEach((r, i) => (i % 2 === 0 ? resumed[ownerOf(r[0], n)]!.pushLeft(r) : resumed[ownerOf(r[0], n)]!.pushRight(r)));
+    for (const o of resumed) o.advance(Number.POSITIVE_INFINITY);
+    assert.deepEqual(sorted([...before, ...after]), sorted(oneOut), `resumed with ${n}`);
+  }
+  assert.ok(oneOut.some((r) => r[2] !== null) && oneOut.some((r) => r[2] === null), 'matched and unmatched left rows');
 });

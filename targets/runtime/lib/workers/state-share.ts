@@ -3,7 +3,7 @@
 // how many workers wrote it (resume with another N, or with --workers 1). File positions and
 // partition clocks are keyed by file; a window aggregate's state is keyed by group key, and the
 // key's owner is `ownerOf` (key-hash.ts), a session aggregate's by PARTITION BY key, a GROUP
-// BY's by group key. The
+// BY's by group key, an interval join's by join key (both sides). The
 // snapshots' shapes are the operators' own (ops/window-agg.ts and ops/session-agg.ts
 // `snapshot()`); test/unit/runtime/workers-state.test.ts holds them together.
 import { ownerOf } from './key-hash.ts';
@@ -105,11 +105,36 @@ export function groupShare(s: GroupSnapshot, index: number, n: number): GroupSna
   return { seq: s.seq, groups: s.groups.filter(([key]) => ownerOf(key, n) === index) };
 }
 
+export interface JoinSnapshot {
+  wm: number;
+  lastCleanup: number;
+  /** Join key → the buffered rows of that side (IntervalJoinOp's own encoding). */
+  left: [unknown, unknown[]][];
+  right: [unknown, unknown[]][];
+}
+
+/**
+ * One interval-join snapshot from the workers' own: both sides' rows of one join key live in one
+ * worker (a left row's key and a matching right row's key are the same value, or the join would
+ * not match them in one thread), so each side's keys are a disjoint union.
+ */
+export function mergeJoinSnapshots(shares: JoinSnapshot[]): JoinSnapshot {
+  const low = (xs: number[]): number => (xs.length === 0 ? Number.NEGATIVE_INFINITY : Math.min(...xs));
+  return { wm: low(shares.map((s) => s.wm)), lastCleanup: low(shares.map((s) => s.lastCleanup)), left: shares.flatMap((s) => s.left), right: shares.flatMap((s) => s.right) };
+}
+
+/** Worker `index`'s share of a (merged) interval-join snapshot: both sides' keys it owns. */
+export function joinShare(s: JoinSnapshot, index: number, n: number): JoinSnapshot {
+  const mine = ([key]: [unknown, unknown[]]): boolean => ownerOf(key, n) === index;
+  return { ...s, left: s.left.filter(mine), right: s.right.filter(mine) };
+}
+
 /** How each partitioned operator kind's state is merged into one thread's and split again. */
-export const OPERATOR_STATE: Record<'windowAgg' | 'sessionAgg' | 'groupAgg', { merge(shares: unknown[]): unknown; share(state: unknown, index: number, n: number): unknown }> = {
+export const OPERATOR_STATE: Record<'windowAgg' | 'sessionAgg' | 'groupAgg' | 'intervalJoin', { merge(shares: unknown[]): unknown; share(state: unknown, index: number, n: number): unknown }> = {
   windowAgg: { merge: (x) => mergeWindowSnapshots(x as WindowSnapshot[]), share: (st, i, n) => windowShare(st as WindowSnapshot, i, n) },
   sessionAgg: { merge: (x) => mergeSessionSnapshots(x as SessionSnapshot[]), share: (st, i, n) => sessionShare(st as SessionSnapshot, i, n) },
   groupAgg: { merge: (x) => mergeGroupSnapshots(x as GroupSnapshot[]), share: (st, i, n) => groupShare(st as GroupSnapshot, i, n) },
+  intervalJoin: { merge: (x) => mergeJoinSnapshots(x as JoinSnapshot[]), share: (st, i, n) => joinShare(st as JoinSnapshot, i, n) },
 };
 
 /** A file source's position: per file (path relative to the spec), where the next line starts. */

@@ -1,12 +1,12 @@
 // What `pipec run --workers N` (N > 1) can run today, decided before anything starts: file
 // sources (bounded: every matched file is one partition, dealt out to the workers), and window
-// aggregates (TUMBLE, HOP, CUMULATE, SESSION) and GROUP BY fed by them through stateless operators only. Anything
+// aggregates (TUMBLE, HOP, CUMULATE, SESSION), GROUP BY and interval joins fed by them through stateless operators only. Anything
 // else is refused by name (the operator or source and why) instead of computing a wrong
-// answer: a second stateful operator behind the first would need a second exchange, joins need
-// both inputs partitioned alike, and changelog operators need per-key order across the
+// answer: a second stateful operator behind the first would need a second exchange, a temporal
+// join reads a versioned table, and changelog operators need per-key order across the
 // exchange — none of which exists yet. SESSION windows run: sessions merge only within one
 // PARTITION BY key, and each key lives in one worker; so does a GROUP BY (one key's changelog
-// comes from one worker, in order).
+// comes from one worker, in order) and an interval join (both sides by the join key).
 import { fileSourceConfig } from '../io/resolved-configs.ts';
 import type { Builders, GraphNode, PipelineDef } from '../pipeline-types.ts';
 import type { StatefulOp } from '../ops/types.ts';
@@ -49,11 +49,10 @@ export function probePlan(def: PipelineDef, sink: (id: string) => RunningSink): 
 }
 
 /** The operator kinds partitioned by key over the workers (state-share.ts splits their state). */
-type PartitionedKind = 'windowAgg' | 'sessionAgg' | 'groupAgg';
-const isPartitioned = (k: ProbedOp['kind']): k is PartitionedKind => k === 'windowAgg' || k === 'sessionAgg' || k === 'groupAgg';
+type PartitionedKind = 'windowAgg' | 'sessionAgg' | 'groupAgg' | 'intervalJoin';
+const isPartitioned = (k: ProbedOp['kind']): k is PartitionedKind => k === 'windowAgg' || k === 'sessionAgg' || k === 'groupAgg' || k === 'intervalJoin';
 
 const NOT_YET: Record<Exclude<ProbedOp['kind'], PartitionedKind>, string> = {
-  intervalJoin: 'an interval join (both inputs would need the same partitioning; not yet)',
   normalize: 'a changelog source (CDC upsert order is not kept across workers yet)',
   temporalJoin: 'a temporal join (not partitioned yet)',
 };
@@ -87,7 +86,7 @@ export function unsupportedForWorkers(def: PipelineDef, probed: { ops: ProbedOp[
   for (const g of probed.graph) {
     if (g.node === undefined) continue;
     const above = statefulAbove(g, new Set());
-    if (above !== null) out.push({ id: g.id, why: `a window aggregate fed by the stateful operator '${above}' (one exchange per plan yet)` });
+    if (above !== null) out.push({ id: g.id, why: `a stateful operator fed by the stateful operator '${above}' (one exchange per plan yet)` });
   }
   return out;
 }

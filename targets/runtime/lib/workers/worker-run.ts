@@ -9,6 +9,7 @@ import type { Row, StatefulOp } from '../ops/types.ts';
 import { WindowAggOp, type WindowAggConfig } from '../ops/window-agg.ts';
 import { SessionAggOp, type SessionAggConfig } from '../ops/session-agg.ts';
 import { GroupAggOp, type GroupAggConfig } from '../ops/group-agg.ts';
+import { IntervalJoinOp, type IntervalJoinConfig } from '../ops/interval-join.ts';
 import { dropsLate } from '../operator-builders.ts';
 import { SourceClock } from '../watermarks.ts';
 import { formatTable, type ConnectorContext } from '../connectors.ts';
@@ -18,9 +19,12 @@ import type { Builders, Instance, PipelineDef } from '../pipeline-types.ts';
 import { WatermarkGraph } from '../watermark-graph.ts';
 import { createSource } from '../connector-lifecycle.ts';
 import { sourceWatermark, wireSource, type SourceRt } from '../source-runtime.ts';
-import { Exchange } from './exchange.ts';
+import { Exchange, type ExchangedOp } from './exchange.ts';
 import { clockShare, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.ts';
+
+/** The stateful operators partitioned by key over the workers (their state splits by key). */
+type PartitionedOp = WindowAggOp | SessionAggOp | GroupAggOp | IntervalJoinOp;
 
 const BATCH = 512;
 /** Sink rows per message to the main thread. */
@@ -43,8 +47,10 @@ export async function runWorker(def: PipelineDef, data: WorkerData, parent: Mess
 class WorkerRun {
   private readonly srcs: SourceRt[] = [];
   /** The partitioned operators' real instances here, with their kind (how their state splits). */
-  private readonly real: (WindowAggOp | SessionAggOp | GroupAggOp)[] = [];
+  private readonly real: PartitionedOp[] = [];
   private readonly realKind: (keyof typeof OPERATOR_STATE)[] = [];
+  /** What the exchange feeds, by its operator index: a one-input operator itself, or one side of a join. */
+  private readonly exchangeInputs: ExchangedOp[] = [];
   private readonly late = new Map<string, number>();
   private readonly owned: Map<string, Set<string>>;
   private readonly exchange: Exchange;
@@ -83,17 +89,43 @@ class WorkerRun {
       },
       now: (): number => Date.now(),
     };
-    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: WindowAggOp | SessionAggOp | GroupAggOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
-      const op = this.real.length;
+    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: PartitionedOp & ExchangedOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
       this.real.push(real);
       this.realKind.push(kind);
       if (dropsLate(real)) this.late.set(real.id, 0); // late counters as one thread keeps them
+      const input = this.exchangeInputs.length;
+      this.exchangeInputs.push(real);
       keyOf.push(key);
       // What the generated graph holds: rows and this worker's watermark go to the exchange.
       return {
         id: real.id,
-        push: (row) => exchangeOf().route(op, row),
-        advance: (wm) => exchangeOf().ownWatermark(op, wm),
+        push: (row) => exchangeOf().route(input, row),
+        advance: (wm) => exchangeOf().ownWatermark(input, wm),
+        snapshot: () => null,
+        restore: () => {},
+        stateSize: () => 0,
+      };
+    };
+    // An interval join has two inputs: each side is its own exchanged input (routed by that
+    // side's key, which equals the other side's for rows that match), into the one real
+    // operator. Both sides hear the same watermarks (the join's, one per worker), so the
+    // operator is advanced by either to the same minimum (advancing again is a no-op).
+    const joined = (cfg: IntervalJoinConfig) => {
+      const real = new IntervalJoinOp(cfg, opCtx);
+      this.real.push(real);
+      this.realKind.push('intervalJoin');
+      this.late.set(real.id, 0);
+      const left = this.exchangeInputs.length;
+      this.exchangeInputs.push({ push: (r) => real.pushLeft(r), advance: (w) => real.advance(w) }, { push: (r) => real.pushRight(r), advance: (w) => real.advance(w) });
+      keyOf.push(cfg.leftKey, cfg.rightKey);
+      return {
+        id: real.id,
+        pushLeft: (row: Row) => exchangeOf().route(left, row),
+        pushRight: (row: Row) => exchangeOf().route(left + 1, row),
+        advance: (wm: number) => {
+          exchangeOf().ownWatermark(left, wm);
+          exchangeOf().ownWatermark(left + 1, wm);
+        },
         snapshot: () => null,
         restore: () => {},
         stateSize: () => 0,
@@ -111,12 +143,12 @@ class WorkerRun {
       // A GROUP BY's changelog of one key comes from one worker, in order: per key, the sinks
       // see the order of one thread.
       groupAgg: (cfg: GroupAggConfig) => partitioned('groupAgg', new GroupAggOp({ ...cfg, now: opCtx.now }), cfg.fns.keyOf),
-      intervalJoin: refuse('interval join'),
+      intervalJoin: joined,
       normalize: refuse('changelog normalize'),
       temporalJoin: refuse('temporal join'),
     } as unknown as Builders;
     this.instance = def.instantiate(builders);
-    this.exchange = new Exchange(data.n, data.index, data.peers, this.real, keyOf, data.taken);
+    this.exchange = new Exchange(data.n, data.index, data.peers, this.exchangeInputs, keyOf, data.taken);
     const ctx = this.connectorContext();
     for (const generated of def.sources) {
       const sdef = generated.decode ? { ...generated, decode: guardDecode(generated.decode) } : generated;

@@ -8,7 +8,7 @@ import type { EnvResolver } from '../syntax/front-end.ts';
 import type { CompileResult } from './compile.ts';
 import { compileSpec, type SpecWorkOptions } from './spec-work.ts';
 import { compileInParallel, parallelThreads, type ParallelOptions } from './build-parallel.ts';
-import { inFolders, OutputRoot, sameBytes } from './write-outputs.ts';
+import { inFolders, OutputRoot, sameBytesAsync } from './write-outputs.ts';
 import { link, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -146,7 +146,7 @@ export async function writeBundles(cwd: string, bundleDir: string, build: BuildR
       if (st !== undefined) {
         // Unchanged since the last build (the same bytes; for a shared library, already the same
         // file as the first folder's): left alone.
-        const same = first === undefined ? st.isFile() && sameBytes(full, st.size, contents) : first !== null && st.isFile() && st.ino === first.ino && st.dev === first.dev;
+        const same = first === undefined ? st.isFile() && (await sameBytesAsync(full, st.size, contents)) : first !== null && st.isFile() && st.ino === first.ino && st.dev === first.dev;
         if (same) {
           settle?.({ path: full, ino: st.ino, dev: st.dev });
           return;

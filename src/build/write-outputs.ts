@@ -45,7 +45,7 @@ function checkRelative(rel: string): void {
 }
 
 /** True when `p` is `root` or inside it (both absolute, resolved). */
-function inside(root: string, p: string): boolean {
+export function inside(root: string, p: string): boolean {
   // POSIX paths resolved by path.resolve/join hold no `.`/`..` segments: a prefix test decides
   // (path.relative, a few µs, ran twice for each of a build's thousands of files).
   if (sep === '/') return p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
@@ -251,23 +251,26 @@ export function sameFile(full: string, contents: string | Uint8Array): boolean {
 
 /** True when the file `full`, of `size` bytes, holds exactly `contents`. */
 export function sameBytes(full: string, size: number, contents: string | Uint8Array): boolean {
-  if (size !== (typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)) return false;
+  if (size !== byteLength(contents)) return false;
   try {
-    return readFileSync(full).equals(typeof contents === 'string' ? Buffer.from(contents) : contents);
+    return holds(readFileSync(full), contents);
   } catch {
     return false;
   }
 }
 
 /** sameBytes without blocking: a rebuild compares thousands of files while others are written. */
-async function sameBytesAsync(full: string, size: number, contents: string | Uint8Array): Promise<boolean> {
-  if (size !== (typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)) return false;
+export async function sameBytesAsync(full: string, size: number, contents: string | Uint8Array): Promise<boolean> {
+  if (size !== byteLength(contents)) return false;
   try {
-    return (await readFile(full)).equals(typeof contents === 'string' ? Buffer.from(contents) : contents);
+    return holds(await readFile(full), contents);
   } catch {
     return false;
   }
 }
+
+const byteLength = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength);
+const holds = (bytes: Buffer, c: string | Uint8Array): boolean => bytes.equals(typeof c === 'string' ? Buffer.from(c) : c);
 
 /**
  * How many output folders are written at once. Creating a file is mostly the file system's work

@@ -8,7 +8,8 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 import { reportMissing, specPaths } from './shared.ts';
 import { handled } from '../../build/build-parallel.ts';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { inside } from '../../build/write-outputs.ts';
 
 export interface BuildArgs {
   paths: string[];
@@ -56,8 +57,7 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
 /** True when neither folder is the other or inside it (as given: resolved from cwd). */
 function disjointFolders(cwd: string, a: string, b: string): boolean {
   const [x, y] = [resolve(cwd, a), resolve(cwd, b)];
-  const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
-  return !within(x, y) && !within(y, x);
+  return !inside(y, x) && !inside(x, y);
 }
 
 async function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType<typeof buildSpecs>>, specCount: number): Promise<number> {

@@ -23,7 +23,7 @@ import { matchFiles, partitionName } from '../io/file-source.ts';
 import { hideValues } from '../hidden-values.ts';
 import { exitCodeOf, RunError, RunFailedError, type RunResult } from '../run-errors.ts';
 import type { RunOptions } from '../engine.ts';
-import { probePlan, type ProbedOp } from './support.ts';
+import { isPartitioned, probePlan, type ProbedOp } from './support.ts';
 import { mergeClocks, mergePositions, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData, WorkerSnapshot } from './protocol.ts';
 
@@ -167,7 +167,7 @@ class Coordinator {
     const { def } = this;
     // Generated code marks changelog sinks on the sinks it is given: the run's real ones.
     const probed = probePlan(def, (id) => this.sinks.get(id)!);
-    this.partitioned = probed.ops.filter((o): o is ProbedOp & { kind: keyof typeof OPERATOR_STATE } => o.kind in OPERATOR_STATE);
+    this.partitioned = probed.ops.filter((o): o is ProbedOp & { kind: keyof typeof OPERATOR_STATE } => isPartitioned(o.kind));
     if (resumed) {
       checkpoints.checkFits(resumed, {
         pipeline: def.name,

@@ -11,6 +11,7 @@ import { fileSourceConfig } from '../io/resolved-configs.ts';
 import type { Builders, GraphNode, PipelineDef } from '../pipeline-types.ts';
 import type { StatefulOp } from '../ops/types.ts';
 import type { RunningSink } from '../io/sinks.ts';
+import { OPERATOR_STATE } from './state-share.ts';
 
 export interface Unsupported {
   /** The operator, source or sink id as the plan names it. */
@@ -48,9 +49,9 @@ export function probePlan(def: PipelineDef, sink: (id: string) => RunningSink): 
   return { ops, graph: def.instantiate(b).graph };
 }
 
-/** The operator kinds partitioned by key over the workers (state-share.ts splits their state). */
-type PartitionedKind = 'windowAgg' | 'sessionAgg' | 'groupAgg' | 'intervalJoin';
-const isPartitioned = (k: ProbedOp['kind']): k is PartitionedKind => k === 'windowAgg' || k === 'sessionAgg' || k === 'groupAgg' || k === 'intervalJoin';
+/** The operator kinds partitioned by key over the workers: those whose state state-share.ts splits. */
+type PartitionedKind = keyof typeof OPERATOR_STATE;
+export const isPartitioned = (k: ProbedOp['kind']): k is PartitionedKind => k in OPERATOR_STATE;
 
 const NOT_YET: Record<Exclude<ProbedOp['kind'], PartitionedKind>, string> = {
   normalize: 'a changelog source (CDC upsert order is not kept across workers yet)',

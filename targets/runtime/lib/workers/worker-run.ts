@@ -89,46 +89,40 @@ class WorkerRun {
       },
       now: (): number => Date.now(),
     };
-    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: PartitionedOp & ExchangedOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
+    // A partitioned operator's inputs into the exchange: the operator itself, or for a join each
+    // side (routed by that side's key, which equals the other side's for rows that match). Gives
+    // each input's exchange index.
+    const keep = (kind: keyof typeof OPERATOR_STATE, real: PartitionedOp, inputs: [ExchangedOp, (row: Row) => unknown][]): number[] => {
       this.real.push(real);
       this.realKind.push(kind);
       if (dropsLate(real)) this.late.set(real.id, 0); // late counters as one thread keeps them
-      const input = this.exchangeInputs.length;
-      this.exchangeInputs.push(real);
-      keyOf.push(key);
-      // What the generated graph holds: rows and this worker's watermark go to the exchange.
-      return {
-        id: real.id,
-        push: (row) => exchangeOf().route(input, row),
-        advance: (wm) => exchangeOf().ownWatermark(input, wm),
-        snapshot: () => null,
-        restore: () => {},
-        stateSize: () => 0,
-      };
+      return inputs.map(([input, key]) => {
+        keyOf.push(key);
+        return this.exchangeInputs.push(input) - 1;
+      });
     };
-    // An interval join has two inputs: each side is its own exchanged input (routed by that
-    // side's key, which equals the other side's for rows that match), into the one real
-    // operator. Both sides hear the same watermarks (the join's, one per worker), so the
+    // What the generated graph holds: rows and this worker's watermark go to the exchange.
+    const proxy = (id: string, advance: (wm: number) => void) => ({ id, advance, snapshot: () => null, restore: () => {}, stateSize: () => 0 });
+    const partitioned = (kind: keyof typeof OPERATOR_STATE, real: PartitionedOp & ExchangedOp, key: (row: Row) => unknown): StatefulOp & { push(row: Row): void } => {
+      const [input] = keep(kind, real, [[real, key]]) as [number];
+      return { ...proxy(real.id, (wm) => exchangeOf().ownWatermark(input, wm)), push: (row) => exchangeOf().route(input, row) };
+    };
+    // Both sides of a join hear the same watermarks (the join's, one per worker), so the
     // operator is advanced by either to the same minimum (advancing again is a no-op).
     const joined = (cfg: IntervalJoinConfig) => {
       const real = new IntervalJoinOp(cfg, opCtx);
-      this.real.push(real);
-      this.realKind.push('intervalJoin');
-      this.late.set(real.id, 0);
-      const left = this.exchangeInputs.length;
-      this.exchangeInputs.push({ push: (r) => real.pushLeft(r), advance: (w) => real.advance(w) }, { push: (r) => real.pushRight(r), advance: (w) => real.advance(w) });
-      keyOf.push(cfg.leftKey, cfg.rightKey);
+      const advance = (w: number): void => real.advance(w);
+      const [left, right] = keep('intervalJoin', real, [
+        [{ push: (r) => real.pushLeft(r), advance }, cfg.leftKey],
+        [{ push: (r) => real.pushRight(r), advance }, cfg.rightKey],
+      ]) as [number, number];
       return {
-        id: real.id,
-        pushLeft: (row: Row) => exchangeOf().route(left, row),
-        pushRight: (row: Row) => exchangeOf().route(left + 1, row),
-        advance: (wm: number) => {
+        ...proxy(real.id, (wm) => {
           exchangeOf().ownWatermark(left, wm);
-          exchangeOf().ownWatermark(left + 1, wm);
-        },
-        snapshot: () => null,
-        restore: () => {},
-        stateSize: () => 0,
+          exchangeOf().ownWatermark(right, wm);
+        }),
+        pushLeft: (row: Row) => exchangeOf().route(left, row),
+        pushRight: (row: Row) => exchangeOf().route(right, row),
       };
     };
     const refuse = (what: string) => (cfg: { id: string }): never => {

@@ -182,6 +182,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": rt.subst("${PIPEC_KAFKA_BROKERS}", env), "topic": "order-events", "groupId": "pipec-customer-orders", "startup": "earliest", "format": "json", "maxBytesPerPartition": 1048576, "templated": ["brokers"] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: false, precision: 12, scale: 2 }, { name: "currency", kind: "string", nullable: false }, { name: "order_ts", kind: "timestamp", nullable: false }],
+        reads: ["order_id", "customer_id", "amount", "currency", "order_ts"],
         decode: decode_order_events,
         timeIndex: 4, delayMs: 10000, idleTimeoutMs: 30000,
       },

@@ -165,6 +165,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": rt.subst("${PIPEC_KAFKA_BROKERS}", env), "topic": "sensor-readings", "groupId": "pipec-iot-sensors", "startup": "earliest", "format": "json", "maxBytesPerPartition": 1048576, "templated": ["brokers"] },
         columns: [{ name: "device_id", kind: "string", nullable: false }, { name: "site", kind: "string", nullable: false }, { name: "temperature", kind: "double", nullable: false }, { name: "humidity", kind: "double", nullable: true }, { name: "reading_ts", kind: "timestamp", nullable: false }, { name: "tags", kind: "array", nullable: true }],
+        reads: ["device_id", "site", "temperature", "humidity", "reading_ts", "tags"],
         decode: decode_readings,
         timeIndex: 4, delayMs: 10000, idleTimeoutMs: 60000,
       },

@@ -194,6 +194,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": rt.subst("${PIPEC_KAFKA_BROKERS}", env), "topic": "orders", "groupId": "pipec-orders-revenue", "startup": "earliest", "format": "json", "maxBytesPerPartition": 1048576, "templated": ["brokers"] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: false, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: false }, { name: "kafka_offset", kind: "bigint", nullable: true, meta: "offset" }],
+        reads: ["order_id", "customer_id", "amount", "order_ts"],
         decode: decode_orders,
         timeIndex: 3, delayMs: 5000, idleTimeoutMs: 30000,
       },

@@ -57,6 +57,15 @@ function columnDefCode(c: IrColumn): string {
 }
 
 /**
+ * The record keys a JSON source's decoder reads, when it reads nothing else: not for a
+ * changelog source (its row kind comes from the record) or a version clock's column.
+ */
+function jsonReads(s: IrSource, cols: IrColumn[], clock: VersionClock | undefined): string[] | null {
+  if (s.connector === 'datagen' || (s.format !== null && s.format !== 'json' && s.format !== 'ndjson') || s.changelog === 'changelog' || clock !== undefined) return null;
+  return cols.filter((c) => c.metadataFrom === null).map((c) => c.name);
+}
+
+/**
  * Plan fingerprint for checkpoints: the plan without source positions and without the spec's
  * path (editing comments or running from another folder keeps the state usable), with options
  * as written (`${PIPEC_CLICKHOUSE_URL}`), not their values: a checkpoint stays usable when a
@@ -257,6 +266,9 @@ export function generateBody(plan: PlanDoc, phys: PhysicalPlan = lowerPlan(plan)
     out.push(`      options: ${optionsCode(s.options, '      ')},`);
     out.push(`      config: ${configCode(physSrc.get(s.id)!.config)},`);
     out.push(`      columns: [${cols.map(columnDefCode).join(', ')}],`);
+    // The keys decode_ reads from a JSON record: the JSON decoders skip the others unparsed.
+    const reads = jsonReads(s, cols, clock);
+    if (reads !== null) out.push(`      reads: [${reads.map(q).join(', ')}],`);
     out.push(`      decode: ${s.connector === 'datagen' ? 'null' : `decode_${ident(s.id)}`},`);
     out.push(`      timeIndex: ${ti}, delayMs: ${s.watermark?.delayMs ?? 0}, idleTimeoutMs: ${s.watermark?.idleTimeoutMs ?? clock?.idleTimeoutMs ?? 'null'},`);
     // Avro/Protobuf: the compiled schema (writer of plain `file:` values, reader defaults).

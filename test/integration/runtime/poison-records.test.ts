@@ -112,3 +112,55 @@ test('valid multi-byte text across the reader\'s 64 KB chunks is no dead letter'
   assert.deepEqual(readNdjson(path.join(dir, 'p.dead-letters.ndjson')), []);
   assert.deepEqual(readNdjson(path.join(dir, 'out.ndjson')).map((o) => o.name), lines.map((l) => JSON.parse(l).name));
 });
+
+// The NDJSON reader reads only the plan's fields from each line's bytes (formats/json-fields.ts)
+// and parses a line whole only when that reader leaves it. Both kinds of line, mixed: the rows
+// must be those JSON.parse gives, and a line JSON.parse refuses (even in a field the plan does
+// not read) must be a dead letter with JSON.parse's reason.
+test('the field reader and the full parse give the same rows; bad JSON in an unread field is still a dead letter', { timeout: 60_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(
+    path.join(dir, 'p.pipe.sql'),
+    `CREATE SOURCE ev (id BIGINT NOT NULL, name STRING, unused STRING, other STRING) WITH (connector = 'file', path = 'ev.ndjson', format = 'ndjson');
+CREATE VIEW v AS SELECT id, name FROM ev;
+CREATE SINK out FROM v WITH (connector = 'file', path = 'out.ndjson', format = 'ndjson');`,
+  );
+  const lines = [
+    '{"id":1,"name":"plain","unused":"x"}',
+    ' { "name" : "spaced" ,\t"id" : 2 }\r',
+    '{"id":3,"name":"esc \\"quoted\\" \\u00e9 \\ud83c\\udf89 \\n","unused":"a\\/b"}',
+    '{"id":4,"name":"ünïcødé 🎉","unused":{"deep":[1,[2,{"x":null}]]}}',
+    '{"id":5,"name":"first","name":"last wins"}',
+    '{"id":"9007199254740993","name":null}',
+    '{"id":7,"name":"ok","unused":"bad \\x escape"}',
+    '{"id":8,"name":"ok","unused":[1,2,]}',
+    '{"\\u0069d":9,"name":"escaped key"}',
+    '{"id":10,"unused":"tab\there"}',
+    '{"id":11,"name":"trailing"} x',
+    '{"id":12,"name":"last"}',
+  ];
+  writeFileSync(path.join(dir, 'ev.ndjson'), lines.join('\n') + '\n');
+  const r = await compileFile(path.join(dir, 'p.pipe.sql'), { cwd: dir, env: { get: () => undefined } });
+  assert.deepEqual(r.diagnostics.items.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  let stderr = '';
+  const x = await runPipeline(r.plan!, { baseDir: dir, env: {}, handleSignals: false, stdout: () => {}, stderr: (t) => (stderr += t) });
+  assert.equal(x.exitCode, 0, stderr);
+  // The oracle: JSON.parse of each line; a refused line is a dead letter with its message.
+  const want: Record<string, unknown>[] = [];
+  const wantDead: [number, string][] = [];
+  lines.forEach((line, i) => {
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      want.push({ id: typeof o['id'] === 'string' ? Number(BigInt(o['id'] as string)) : o['id'], name: o['name'] ?? null });
+    } catch (e) {
+      wantDead.push([i + 1, `not valid JSON: ${(e as Error).message}`]);
+    }
+  });
+  assert.equal(want.length, 8, 'the oracle keeps the 8 valid lines');
+  // id 9007199254740993 is beyond 2^53: the sink writes it exactly, so compare its text.
+  const got = readNdjson(path.join(dir, 'out.ndjson'));
+  assert.deepEqual(got.map((g) => g['name']), want.map((w) => w['name']));
+  assert.deepEqual(got.map((g) => String(g['id'])), ['1', '2', '3', '4', '5', '9007199254740993', '9', '12']);
+  const dead = readNdjson(path.join(dir, 'p.dead-letters.ndjson'));
+  assert.deepEqual(dead.map((d) => [d.line, d.reason]), wantDead);
+});

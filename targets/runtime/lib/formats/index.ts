@@ -27,7 +27,7 @@ function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefi
   const format = def.format ?? 'json';
   switch (format) {
     case 'json':
-      return new JsonDecoder();
+      return new JsonDecoder(def.reads);
     case 'debezium-json':
       return new DebeziumJsonDecoder();
     case 'avro':

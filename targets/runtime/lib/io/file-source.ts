@@ -15,6 +15,7 @@ import { META, type Coordinates, type DecodeError, type RunningSource, type Sour
 import { decodeReason } from './guarded-decode.ts';
 import { RowBatch } from './row-batch.ts';
 import { Utf8Scanner } from './utf8-check.ts';
+import { JsonFieldReader, NOT_TAKEN } from '../formats/json-fields.ts';
 
 /** A file source that cannot start: its message names the source and the path. */
 export class FileSourceError extends Error {}
@@ -175,6 +176,8 @@ class NdjsonReader implements PartReader {
   private eof = false;
   private readonly chunk = Buffer.allocUnsafe(1 << 16);
   private readonly withMeta: boolean;
+  /** Reads only the decoder's fields of a line (null: the def does not say which it reads). */
+  private readonly fields: JsonFieldReader | null;
   /** Decoded rows go to the runner a batch at a time (each remembers its line). */
   private readonly batch: RowBatch;
 
@@ -189,6 +192,7 @@ class NdjsonReader implements PartReader {
   ) {
     this.withMeta = def.columns.some((c) => c.meta !== undefined);
     this.batch = new RowBatch(out, p, (line) => ({ file: rel, line }));
+    this.fields = def.reads === undefined ? null : new JsonFieldReader(def.reads);
   }
 
   async read(budget: number): Promise<number> {
@@ -234,8 +238,19 @@ class NdjsonReader implements PartReader {
         this.piecesLen = 0;
       } else {
         start = this.bufAt + pos;
-        text = this.buf.toString('utf8', pos, nl);
         valid = this.bufValid || isUtf8(this.buf.subarray(pos, nl));
+        // The plan's fields straight from the bytes; anything the reader leaves is parsed whole below.
+        const obj = valid && this.fields !== null ? this.fields.read(this.buf, pos, nl) : NOT_TAKEN;
+        if (obj !== NOT_TAKEN) {
+          const lineAt = pos;
+          pos = Math.min(nl + 1, this.buf.length);
+          this.line++;
+          this.offset = this.bufAt + pos;
+          this.decodeObject(obj, start, () => this.buf.toString('utf8', lineAt, nl));
+          n++;
+          continue;
+        }
+        text = this.buf.toString('utf8', pos, nl);
       }
       pos = Math.min(nl + 1, this.buf.length);
       this.line++;
@@ -258,8 +273,7 @@ class NdjsonReader implements PartReader {
   /** Decodes one line (its text, whether its bytes were valid UTF-8, its file offset); false for a blank line. */
   private decodeLine(text: string, validUtf8: boolean, start: number): boolean {
     if (text.trim() === '') return false;
-    const row = this.decodeText(text, validUtf8, start);
-    if (row !== null) this.batch.add(row, this.line);
+    this.decodeText(text, validUtf8, start);
     return true;
   }
 
@@ -281,9 +295,16 @@ class NdjsonReader implements PartReader {
       return this.dead(`not valid JSON: ${(e as Error).message}`, text);
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return this.dead('not a JSON object', text);
+    return this.decodeObject(obj as Record<string, unknown>, start, () => text);
+  }
+
+  /** The row of a parsed line (`text()` gives the line for a dead letter), or null when it is a dead letter (written). */
+  private decodeObject(obj: Record<string, unknown>, start: number, text: () => string): Row | null {
     if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
     const row = this.def.decode!(obj, this.err);
-    return row === null ? this.dead(decodeReason(this.err), text) : row;
+    if (row === null) return this.dead(decodeReason(this.err), text());
+    this.batch.add(row, this.line);
+    return row;
   }
 
   async close(): Promise<void> {

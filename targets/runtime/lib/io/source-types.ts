@@ -52,6 +52,12 @@ export interface SourceDef {
    * physical plan decided (`PhysicalSourceFormat.wire`). Absent for other formats.
    */
   formatWire?: 'plain' | 'confluent';
+  /**
+   * JSON sources whose decoder reads plain record fields only: those field names. A JSON
+   * decoder may then read just these keys from the bytes (formats/json-fields.ts). Absent:
+   * the decoder needs the whole parsed object.
+   */
+  reads?: readonly string[];
   /** Raw record (parsed JSON object, CSV record object, Parquet row) → row, or null on error. */
   decode: ((raw: any, err: DecodeError) => Row | null) | null;
   /** Index of the watermark column in the row; -1 without watermark. */

@@ -100,6 +100,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "customer_id", kind: "bigint", nullable: true }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
+        reads: ["customer_id", "amount", "order_ts"],
         decode: decode_orders,
         timeIndex: 2, delayMs: 5000, idleTimeoutMs: 30000,
       },

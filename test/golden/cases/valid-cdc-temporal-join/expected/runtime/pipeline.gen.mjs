@@ -134,6 +134,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": null, "topic": "order-events", "groupId": "pipec-input-order_events", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
+        reads: ["order_id", "customer_id", "amount", "order_ts"],
         decode: decode_order_events,
         timeIndex: 3, delayMs: 5000, idleTimeoutMs: 30000,
       },

@@ -155,6 +155,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "file", "path": "bids.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "bidtime", kind: "timestamp", nullable: false }, { name: "price", kind: "decimal", nullable: false, precision: 10, scale: 2 }, { name: "item", kind: "string", nullable: false }, { name: "supplier_id", kind: "string", nullable: false }],
+        reads: ["bidtime", "price", "item", "supplier_id"],
         decode: decode_bids,
         timeIndex: 0, delayMs: 1000, idleTimeoutMs: null,
       },

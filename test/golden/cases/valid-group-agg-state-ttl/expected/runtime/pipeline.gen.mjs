@@ -106,6 +106,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-input-orders", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }],
+        reads: ["customer_id", "amount", "order_ts"],
         decode: decode_orders,
         timeIndex: -1, delayMs: 0, idleTimeoutMs: null,
       },

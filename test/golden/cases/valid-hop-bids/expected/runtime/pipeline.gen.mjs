@@ -95,6 +95,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "file", "path": "bids.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "bidtime", kind: "timestamp", nullable: false }, { name: "price", kind: "decimal", nullable: false, precision: 10, scale: 2 }],
+        reads: ["bidtime", "price"],
         decode: decode_bids,
         timeIndex: 0, delayMs: 1000, idleTimeoutMs: null,
       },

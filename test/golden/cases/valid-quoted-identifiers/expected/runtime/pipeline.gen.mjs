@@ -106,6 +106,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": null, "topic": "events", "groupId": "pipec-input-Events", "startup": "committed", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "User ID", kind: "bigint", nullable: false }, { name: "weird`name", kind: "string", nullable: true }, { name: "ts", kind: "timestamp", nullable: false }],
+        reads: ["User ID", "weird`name", "ts"],
         decode: decode_Events,
         timeIndex: 2, delayMs: 1000, idleTimeoutMs: 10000,
       },

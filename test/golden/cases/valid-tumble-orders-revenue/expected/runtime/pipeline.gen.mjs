@@ -142,6 +142,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "kafka", "brokers": null, "topic": "orders", "groupId": "pipec-orders_revenue-orders", "startup": "earliest", "format": "json", "maxBytesPerPartition": 1048576, "templated": [] },
         columns: [{ name: "order_id", kind: "string", nullable: false }, { name: "customer_id", kind: "bigint", nullable: false }, { name: "amount", kind: "decimal", nullable: true, precision: 12, scale: 2 }, { name: "order_ts", kind: "timestamp", nullable: true }, { name: "kafka_offset", kind: "bigint", nullable: true, meta: "offset" }],
+        reads: ["order_id", "customer_id", "amount", "order_ts"],
         decode: decode_orders,
         timeIndex: 3, delayMs: 5000, idleTimeoutMs: 30000,
       },

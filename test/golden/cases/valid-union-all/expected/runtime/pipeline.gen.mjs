@@ -101,6 +101,7 @@ export function definePipeline(env) {
         },
         config: { "connector": "file", "path": "web/*.ndjson", "format": "ndjson", "follow": false, "allowEmpty": false, "templated": [] },
         columns: [{ name: "user_id", kind: "bigint", nullable: false }, { name: "kind", kind: "string", nullable: false }, { name: "event_ts", kind: "timestamp", nullable: false }],
+        reads: ["user_id", "kind", "event_ts"],
         decode: decode_web_events,
         timeIndex: 2, delayMs: 2000, idleTimeoutMs: null,
       },

@@ -59,7 +59,10 @@ removes only files a previous build listed in <out>/<pipeline>/.pipec-manifest.j
   --metrics-port N       serve /metrics and /health on port N
   --member-id ID         this process's member id in a scaled-out pipeline
   --workers N            run on N threads, each a key partition of the stateful operator
-                         (file sources into a window, GROUP BY or interval join; default 1)
+                         (file sources into a window, GROUP BY or interval join). Default: one
+                         per core when the plan runs on workers, a source matches several
+                         files and the input is 64 MiB or more, with no status line or
+                         --metrics-port (those run on one thread); else 1
 `,
   },
   init: {

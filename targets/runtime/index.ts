@@ -10,13 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { instantiateBody } from './instantiate-body.ts';
 import { probePlan, unsupportedForWorkers } from './lib/workers/support.ts';
 import { runWithWorkers } from './lib/workers/coordinator.ts';
+import { autoWorkerCount, sourceFileSizes } from './lib/workers/auto.ts';
+import { availableParallelism } from 'node:os';
 
 export { generateModule, runtimeTarget, type ModuleText } from './target.ts';
 
 /** What `pipec run` passes: the runner's options without its test-only in-memory sources. */
 export type RunPipelineOptions = Omit<lib.RunOptions, 'memorySources'> & {
-  /** `pipec run --workers N`: N worker threads (lib/workers/); absent or 1: the one-thread engine. */
-  workers?: number;
+  /**
+   * `pipec run --workers N`: N worker threads (lib/workers/); absent or 1: the one-thread
+   * engine; 'auto' (`pipec run` without `--workers`): one per core when the plan and its input
+   * gain from it (lib/workers/auto.ts), else one thread.
+   */
+  workers?: number | 'auto';
 };
 
 /** Builds the pipeline in memory from the plan and runs it in this process. */
@@ -37,11 +43,16 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
     }
     throw e;
   }
-  const workers = opts.workers ?? 1;
-  if (workers <= 1) return lib.runPipelineDef(def, opts);
+  if (opts.workers === undefined || opts.workers === 1) return lib.runPipelineDef(def, opts);
   // Refused by name before anything starts: a plan the workers cannot partition yet would give wrong answers.
   const refused = unsupportedForWorkers(def, probePlan(def, () => ({ def: { changelog: null, upsertKey: null } }) as never));
   if (opts.metricsPort !== undefined) refused.push({ id: def.name, why: 'the metrics endpoint (--metrics-port is not served by worker threads yet)' });
+  let workers: number;
+  if (opts.workers === 'auto') {
+    workers = autoWorkerCount({ cores: availableParallelism(), files: await sourceFileSizes(def, opts.baseDir), refused, oneThreadFeatures: opts.status === 'tty' || opts.metricsPort !== undefined });
+    if (workers <= 1) return lib.runPipelineDef(def, opts);
+    err(`note: running on ${workers} worker threads, one per core (each a key partition; sinks get rows in another order than on one thread); --workers 1 runs one thread\n`);
+  } else workers = opts.workers;
   if (refused.length > 0) {
     for (const u of refused) err(`error[workers-unsupported]: --workers ${workers} cannot run '${u.id}': ${u.why}; run it with --workers 1\n`);
     return { exitCode: 2 };

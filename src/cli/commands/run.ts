@@ -12,7 +12,7 @@ export interface RunArgs {
   metricsPort: number | null;
   /** Scaled-out pipelines: this process's member id (else PIPEC_MEMBER_ID, else the host name). */
   memberId?: string | null;
-  /** `--workers N`: worker threads (null: 1, the one-thread engine). */
+  /** `--workers N`: worker threads (null: one per core when the plan and input gain from it, else 1; targets/runtime/lib/workers/auto.ts). */
   workers?: number | null;
 }
 
@@ -32,7 +32,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     checkpointDir: args.checkpointDir ?? undefined,
     metricsPort: args.metricsPort ?? undefined,
     memberId: args.memberId ?? undefined,
-    workers: args.workers ?? undefined,
+    workers: args.workers ?? 'auto',
     status: ctx.io.isTty ? 'tty' : 'none',
     env,
   });

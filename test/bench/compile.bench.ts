@@ -81,13 +81,18 @@ if (dir) try {
     writeFileSync(join(dir, 'many', `gen_${i}.pipe.sql`), text);
   }
   const baseline = timeProcess([pipecBin, 'build', 'many/gen_0.pipe.sql', '--out', 'out-one'], dir, 3);
-  const many = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1, 'inherit');
+  // Three builds, each into folders of its own, and nothing deleted until the end: on an ext4
+  // disk with online discard, deleting the previous build's 13,000 entries slowed the next build
+  // by 1–3 s of kernel time, which measured the delete, not the build. The median is the figure.
+  const builds = [1, 2, 3].map((k) => timeProcess([pipecBin, 'build', 'many', '--out', `out-${k}`, '--bundle', `bundles-${k}`], dir, 1, k === 1 ? 'inherit' : 'ignore'));
+  const many = { wall: median(builds.map((b) => b.wall)), cpu: median(builds.map((b) => b.cpu)) };
   const load = loadavg()[0]!.toFixed(2);
-  line(`pipec build of 1,000 specs (wall, ${availableParallelism()} cores)`, `${(many.wall / 1000).toFixed(2)} s`, '5.00 s', many.wall / 5000, `goal: ratio < 1 against the 5 s budget; load ${load}`);
+  const each = builds.map((b) => (b.wall / 1000).toFixed(2)).join(' / ');
+  line(`pipec build of 1,000 specs (wall, ${availableParallelism()} cores)`, `${(many.wall / 1000).toFixed(2)} s`, '5.00 s', many.wall / 5000, `goal: ratio < 1 against the 5 s budget; median of 3 builds (${each} s); load ${load}`);
   line('  … CPU time, all threads', `${(many.cpu / 1000).toFixed(2)} s`, '5.00 s', many.cpu / 5000, 'the work done: the sum over the threads');
   line('  … per spec vs a 1-spec build (CPU)', `${(many.cpu / 1000).toFixed(1)} ms`, `${baseline.cpu.toFixed(1)} ms`, many.cpu / 1000 / baseline.cpu, 'amortised cost per spec against one cold build');
   // A rebuild over the same tree (unchanged outputs; the bundles' runtime.mjs re-linked).
-  const again = timeProcess([pipecBin, 'build', 'many', '--out', 'out'], dir, 1);
+  const again = timeProcess([pipecBin, 'build', 'many', '--out', 'out-1', '--bundle', 'bundles-1'], dir, 1);
   line('  … the same build again (CPU)', `${(again.cpu / 1000).toFixed(2)} s`, '5.00 s', again.cpu / 5000, 'goal: ratio < 1 against the 5 s budget');
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,10 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
   if (opts.metricsPort !== undefined) refused.push({ id: def.name, why: 'the metrics endpoint (--metrics-port is not served by worker threads yet)' });
   let workers: number;
   if (opts.workers === 'auto') {
-    workers = autoWorkerCount({ cores: availableParallelism(), files: await sourceFileSizes(def, opts.baseDir), refused, oneThreadFeatures: opts.status === 'tty' || opts.metricsPort !== undefined });
+    const oneThreadFeatures = opts.status === 'tty' || opts.metricsPort !== undefined;
+    // The files are only looked at when nothing else already decides for one thread.
+    const files = refused.length > 0 || oneThreadFeatures ? [] : await sourceFileSizes(def, opts.baseDir);
+    workers = autoWorkerCount({ cores: availableParallelism(), files, refused, oneThreadFeatures });
     if (workers <= 1) return lib.runPipelineDef(def, opts);
     err(`note: running on ${workers} worker threads, one per core (each a key partition; sinks get rows in another order than on one thread); --workers 1 runs one thread\n`);
   } else workers = opts.workers;

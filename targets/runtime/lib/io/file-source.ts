@@ -246,7 +246,7 @@ class NdjsonReader implements PartReader {
           pos = Math.min(nl + 1, this.buf.length);
           this.line++;
           this.offset = this.bufAt + pos;
-          this.decodeObject(obj, start, () => this.buf.toString('utf8', lineAt, nl));
+          if (!this.decodeObject(obj, start)) this.dead(decodeReason(this.err), this.buf.toString('utf8', lineAt, nl));
           n++;
           continue;
         }
@@ -284,27 +284,27 @@ class NdjsonReader implements PartReader {
     return null;
   }
 
-  /** The row of a non-blank line, or null when it is a dead letter (written). */
-  private decodeText(text: string, validUtf8: boolean, start: number): Row | null {
+  /** Parses a non-blank line whole: its row goes to the batch, or the line to the dead letters. */
+  private decodeText(text: string, validUtf8: boolean, start: number): void {
     // Invalid UTF-8 would read as U+FFFD silently: the record is not the text it claims to be.
-    if (!validUtf8) return this.dead('not valid UTF-8', text);
+    if (!validUtf8) return void this.dead('not valid UTF-8', text);
     let obj: unknown;
     try {
       obj = JSON.parse(text);
     } catch (e) {
-      return this.dead(`not valid JSON: ${(e as Error).message}`, text);
+      return void this.dead(`not valid JSON: ${(e as Error).message}`, text);
     }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return this.dead('not a JSON object', text);
-    return this.decodeObject(obj as Record<string, unknown>, start, () => text);
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return void this.dead('not a JSON object', text);
+    if (!this.decodeObject(obj as Record<string, unknown>, start)) this.dead(decodeReason(this.err), text);
   }
 
-  /** The row of a parsed line (`text()` gives the line for a dead letter), or null when it is a dead letter (written). */
-  private decodeObject(obj: Record<string, unknown>, start: number, text: () => string): Row | null {
+  /** Adds the row of a parsed line to the batch; false when the decoder refused it (the reason is in `err`). */
+  private decodeObject(obj: Record<string, unknown>, start: number): boolean {
     if (this.withMeta) (obj as Record<symbol, unknown>)[META] = { file: this.rel, line: this.line, offset: start };
     const row = this.def.decode!(obj, this.err);
-    if (row === null) return this.dead(decodeReason(this.err), text());
+    if (row === null) return false;
     this.batch.add(row, this.line);
-    return row;
+    return true;
   }
 
   async close(): Promise<void> {

@@ -43,15 +43,16 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
     }
     throw e;
   }
-  if (opts.workers === undefined || opts.workers === 1) return lib.runPipelineDef(def, opts);
+  // The default keeps a status line or metrics endpoint on one thread: nothing else to look at.
+  const oneThreadFeatures = opts.status === 'tty' || opts.metricsPort !== undefined;
+  if (opts.workers === undefined || opts.workers === 1 || (opts.workers === 'auto' && oneThreadFeatures)) return lib.runPipelineDef(def, opts);
   // Refused by name before anything starts: a plan the workers cannot partition yet would give wrong answers.
   const refused = unsupportedForWorkers(def, probePlan(def, () => ({ def: { changelog: null, upsertKey: null } }) as never));
   if (opts.metricsPort !== undefined) refused.push({ id: def.name, why: 'the metrics endpoint (--metrics-port is not served by worker threads yet)' });
   let workers: number;
   if (opts.workers === 'auto') {
-    const oneThreadFeatures = opts.status === 'tty' || opts.metricsPort !== undefined;
-    // The files are only looked at when nothing else already decides for one thread.
-    const files = refused.length > 0 || oneThreadFeatures ? [] : await sourceFileSizes(def, opts.baseDir);
+    // The files are only looked at when the plan could run on workers at all.
+    const files = refused.length > 0 ? [] : await sourceFileSizes(def, opts.baseDir);
     workers = autoWorkerCount({ cores: availableParallelism(), files, refused, oneThreadFeatures });
     if (workers <= 1) return lib.runPipelineDef(def, opts);
     err(`note: running on ${workers} worker threads, one per core (each a key partition; sinks get rows in another order than on one thread); --workers 1 runs one thread\n`);

@@ -181,41 +181,32 @@ export class JsonFieldReader {
     if (b === 0x66) return this.literal(i, 'false');
     if (b === 0x6e) return this.literal(i, 'null');
     if (depth >= MAX_DEPTH) return -1;
-    if (b === OPEN_BRACKET) {
+    if (b !== OPEN_BRACKET && b !== OPEN_BRACE) return -1;
+    // An array's elements or an object's members: the same loop, a member starting with its key.
+    const close = b === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+    i = this.space(i + 1);
+    if (i < this.end && buf[i] === close) return i + 1;
+    for (;;) {
+      if (close === CLOSE_BRACE) i = this.skipKey(i);
+      if (i < 0 || i >= this.end) return -1;
+      i = this.skipValue(i, depth + 1);
+      if (i < 0) return -1;
+      i = this.space(i);
+      if (i >= this.end) return -1;
+      if (buf[i] === close) return i + 1;
+      if (buf[i] !== COMMA) return -1;
       i = this.space(i + 1);
-      if (i < this.end && buf[i] === CLOSE_BRACKET) return i + 1;
-      for (;;) {
-        if (i >= this.end) return -1;
-        i = this.skipValue(i, depth + 1);
-        if (i < 0) return -1;
-        i = this.space(i);
-        if (i >= this.end) return -1;
-        if (buf[i] === CLOSE_BRACKET) return i + 1;
-        if (buf[i] !== COMMA) return -1;
-        i = this.space(i + 1);
-      }
     }
-    if (b === OPEN_BRACE) {
-      i = this.space(i + 1);
-      if (i < this.end && buf[i] === CLOSE_BRACE) return i + 1;
-      for (;;) {
-        if (i >= this.end || buf[i] !== QUOTE) return -1;
-        i = this.scanString(i + 1);
-        if (i < 0) return -1;
-        i = this.space(i);
-        if (i >= this.end || buf[i] !== COLON) return -1;
-        i = this.space(i + 1);
-        if (i >= this.end) return -1;
-        i = this.skipValue(i, depth + 1);
-        if (i < 0) return -1;
-        i = this.space(i);
-        if (i >= this.end) return -1;
-        if (buf[i] === CLOSE_BRACE) return i + 1;
-        if (buf[i] !== COMMA) return -1;
-        i = this.space(i + 1);
-      }
-    }
-    return -1;
+  }
+
+  /** Steps over a member's `"key" :` at `i`: the index of its value, or -1. */
+  private skipKey(i: number): number {
+    if (i >= this.end || this.buf[i] !== QUOTE) return -1;
+    i = this.scanString(i + 1);
+    if (i < 0) return -1;
+    i = this.space(i);
+    if (i >= this.end || this.buf[i] !== COLON) return -1;
+    return this.space(i + 1);
   }
 
   /** JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */

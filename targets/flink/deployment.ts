@@ -2,11 +2,11 @@
 // onto a cluster is one `kubectl apply -f`: a ConfigMap holding pipeline.sql and a FlinkDeployment
 // that mounts it and runs it with the operator's SQL runner. Parallelism and checkpointing from
 // the physical plan's pipeline (the `parallelism` option, default 1), as in the script.
-import { stringify } from 'yaml';
 import type { PlanDoc } from '../../src/plan/ir.ts';
 import type { PhysicalPlan } from '../../src/plan/physical/types.ts';
 import { configDuration } from './sql-text.ts';
 import { displayText } from '../../src/util/unsafe-text.ts';
+import { yamlText } from '../../src/util/yaml-text.ts';
 
 /** The Flink version the target is written and tested against (PyPI apache-flink, the image tag). */
 export const FLINK_VERSION = '2.3';
@@ -15,12 +15,6 @@ export function resourceName(pipeline: string): string {
   const slug = pipeline.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
   return `pipec-${slug || 'pipeline'}`;
 }
-
-// No directives (`%TAG`, `---`) inside each document: plain documents have none, and saying so
-// spares the library a walk of the whole tree looking for tags, once per pipeline of a build.
-// No anchors either: an object used twice is written out twice (what a reviewer reads), and
-// the library skips its search for repeated objects (~10% of the stringify).
-const YAML_OPTIONS = { lineWidth: 0, directives: false, aliasDuplicateObjects: false } as const;
 
 export function deploymentYaml(plan: PlanDoc, physical: PhysicalPlan, script: string, jars: string[]): string {
   const name = resourceName(plan.pipeline.name);
@@ -61,7 +55,7 @@ export function deploymentYaml(plan: PlanDoc, physical: PhysicalPlan, script: st
     ...(jars.length ? jars.map((j) => `#   ${j}`) : ['#   (none besides Flink)']),
     '# ${VAR} references in pipeline.sql are to be substituted when the ConfigMap is rendered (e.g. envsubst).',
   ].join('\n');
-  return `${header}\n${stringify(configMap, YAML_OPTIONS)}---\n${stringify(deployment, YAML_OPTIONS)}`;
+  return `${header}\n${yamlText(configMap)}---\n${yamlText(deployment)}`;
 }
 
 const oneLine = (s: string): string => displayText(s);

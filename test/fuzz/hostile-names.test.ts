@@ -7,12 +7,13 @@
 // ClickHouse DDL split by sqlparse and parsed by chdb (EXPLAIN AST) with as many statements as
 // the same spec with plain names, the Spark SQL with a lexer written from Spark's grammar plus
 // sqlparse's splitting (one CALL per action, catalog and table read back exactly), plan.txt
-// line for line, every JSON file, and `fmt --to yaml` output parsed and compiled again.
+// line for line, every JSON file, the generated YAML read back with an independent parser, and
+// `fmt --to yaml` output parsed and compiled again.
 // PIPEC_HOSTILE_TRIALS sets the count (default 20; each builds the esbuild bundle, ~3 s).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { transformSync } from 'esbuild';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments, parseDocument } from 'yaml';
 import { prng } from './mutate.ts';
 import { buildInMemory, type HostileBuild } from '../unit/security/hostile-build.ts';
 import { generateBody } from '../../targets/runtime/codegen/module.ts';
@@ -135,6 +136,32 @@ function checkSpark(b: HostileBuild, n: Names, where: string): string {
   return sql;
 }
 
+/**
+ * The generated YAML (alerts.yaml, flink/deployment.yaml), written with js-yaml, read back with
+ * the `yaml` library (an independent parser): it parses strictly, no unsafe character is left
+ * raw, and the names it holds read back exactly: the ConfigMap's script is flink/pipeline.sql
+ * byte for byte, and each alert's source label is the source's name.
+ */
+function checkGeneratedYaml(b: HostileBuild, n: Names, where: string): void {
+  const docsOf = (path: string): unknown[] => {
+    const text = b.files.get(path);
+    assert.ok(text, `${where}: no ${path}`);
+    assert.equal(text.replace(/\n/g, '').match(UNSAFE_CHARS), null, `${where}: raw unsafe character in ${path}`);
+    const docs = parseAllDocuments(text, { uniqueKeys: true, strict: true });
+    assert.ok(Array.isArray(docs), `${where}: ${path} is empty`);
+    for (const d of docs) assert.deepEqual([...d.errors, ...d.warnings].map((e) => e.message), [], `${where}: ${path} does not parse:\n${text}`);
+    return docs.map((d) => d.toJS());
+  };
+  const [configMap, deployment] = docsOf('flink/deployment.yaml') as [{ data: Record<string, string> }, { kind: string; spec: { job: { parallelism: number } } }];
+  assert.equal(configMap.data['pipeline.sql'], b.files.get('flink/pipeline.sql'), `${where}: the ConfigMap's pipeline.sql is not the script`);
+  assert.equal(deployment.kind, 'FlinkDeployment', where);
+  const [rules] = docsOf('alerts.yaml') as [{ spec: { groups: { name: string; rules: { labels: Record<string, string> }[] }[] } }];
+  assert.equal(rules.spec.groups[0]!.name, `pipec.${n.pipeline}`, where);
+  const sourceLabels = rules.spec.groups[0]!.rules.flatMap((r) => (r.labels.source === undefined ? [] : [r.labels.source]));
+  assert.ok(sourceLabels.length > 0, `${where}: no alert names its source`);
+  for (const label of sourceLabels) assert.equal(label, n.source, where);
+}
+
 function checkYaml(b: HostileBuild, where: string): string {
   const yamlText = formatYaml(b.ast);
   const doc = parseDocument(yamlText);
@@ -178,6 +205,7 @@ test(`hostile names (${trials} seeded trials) never break generated JS, SQL, pla
     const where = `trial ${i} (${JSON.stringify(n)})`;
     assert.deepEqual(b.errors, [], `${where}\n${spec(n)}`);
     checkRuntime(b, n, where);
+    checkGeneratedYaml(b, n, where);
     const spark = checkSpark(b, n, where);
     const planText = b.files.get('plan.txt')!;
     assert.equal(planText.replace(/\n/g, "").match(UNSAFE_CHARS), null, `${where}: raw unsafe character in plan.txt`);

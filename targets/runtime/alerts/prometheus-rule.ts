@@ -1,10 +1,10 @@
 // `generated/<pipeline>/alerts.yaml`: the plan's alert rules as a PrometheusRule (the Prometheus
 // Operator's resource; its `spec` is a plain Prometheus rule file, which is what `promtool check
 // rules` reads). Deterministic: rules in plan order, keys in a fixed order.
-import { stringify } from 'yaml';
 import type { PlanDoc } from '../../../src/plan/ir.ts';
 import { alertRules, type AlertRule } from './alert-rules.ts';
 import { displayText, hex4, UNSAFE_CHARS } from '../../../src/util/unsafe-text.ts';
+import { yamlText } from '../../../src/util/yaml-text.ts';
 
 export const ALERTS_PATH = 'alerts.yaml';
 
@@ -16,12 +16,6 @@ export function resourceName(pipeline: string): string {
   const slug = pipeline.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 240);
   return `pipec-${slug || 'pipeline'}`;
 }
-
-// No directives (`%TAG`, `---`): a plain document has none, and saying so spares the library a
-// walk of the whole tree looking for tags, once per pipeline of a build.
-// No anchors either: an object used twice is written out twice (what a reviewer reads), and
-// the library skips its search for repeated objects (~10% of the stringify).
-const YAML_OPTIONS = { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', directives: false, aliasDuplicateObjects: false } as const;
 
 export function prometheusRuleYaml(plan: PlanDoc): string {
   const p = plan.pipeline.name;
@@ -37,7 +31,7 @@ export function prometheusRuleYaml(plan: PlanDoc): string {
   ].join('\n');
   // Every value double-quoted, so an unsafe character of a name (a line terminator, a control or
   // bidi mark) can be written as a YAML `\uXXXX` escape: the label value stays the real name.
-  const body = stringify(doc, YAML_OPTIONS).replace(UNSAFE_BUT_NEWLINE, hex4);
+  const body = yamlText(doc, { quoteAllStrings: true }).replace(UNSAFE_BUT_NEWLINE, hex4);
   return `${header}\n${body}`;
 }
 

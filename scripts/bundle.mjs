@@ -13,7 +13,7 @@
 //   by bin/pipec.mjs when it is missing or V8 rejects it (another Node, other V8 flags).
 // - The library API: dist/api.mjs (`import('pipec')`) and its lazily loaded chunks, dist/chunks,
 //   built with the worker threads' entries: dist/run-worker.mjs (`pipec run --workers N`) and
-//   dist/build-worker.mjs (a `pipec build` of many specs).
+//   dist/build-worker.mjs and dist/write-worker.mjs (a `pipec build` of many specs: compiling, writing).
 // Files of earlier builds are removed: the package ships dist/cli and dist/chunks, and a stale
 // file would ship with it.
 import { createHash } from 'node:crypto';
@@ -80,7 +80,7 @@ export function cliBuildOptions(outdir) {
 export function apiBuildOptions(outdir) {
   return {
     ...common(outdir),
-    entryPoints: { api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts', 'build-worker': 'src/build/build-worker.ts' },
+    entryPoints: { api: 'src/api.ts', 'run-worker': 'targets/runtime/run-worker.ts', 'build-worker': 'src/build/build-worker.ts', 'write-worker': 'src/build/write-worker.ts' },
     outExtension: { '.js': '.mjs' },
     format: 'esm',
     splitting: true,

@@ -5,11 +5,11 @@
 // diagnostics and their order do not depend on which thread did what. Workers get plain data
 // (paths, the env as values, target names) and send back plain data (diagnostics, files).
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { DiagnosticBag } from '../diagnostics/bag.ts';
 import type { Target } from '../plan/physical/target-api.ts';
 import { compileSpec, type SpecOutcome, type SpecWorkOptions } from './spec-work.ts';
 import type { FromWorker, SharedText, WorkerInput } from './build-worker-protocol.ts';
+import { startWorker } from './start-worker.ts';
 
 export interface ParallelOptions {
   /** What `env` resolves, as values (a worker cannot call the main thread's resolver). */
@@ -84,21 +84,9 @@ export function handled<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
-function startWorker(input: WorkerInput): Worker {
-  // In the CLI bundle this code sits in dist/chunks/ and the worker is its own entry,
-  // dist/build-worker.mjs.
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(/\/(chunks|cli)\/[^/]+$/.test(import.meta.url) ? '../build-worker.mjs' : './build-worker.mjs', import.meta.url), { workerData: input });
-  // From the sources (tests, tsx) the worker is the .ts file beside this one, and needs tsx's
-  // loader, which a worker does not get from the parent's `--import tsx` on Node 20.
-  const entry = new URL('./build-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData: input, execArgv: [] });
-}
-
 function runWorker(input: WorkerInput, outcomes: SpecOutcome[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker(input);
+    const worker = startWorker('build-worker', input);
     // Large texts (the shared runtime library bundle) cross once per worker, then by number.
     const shared = new Map<number, string>();
     let failed = false;

@@ -8,9 +8,7 @@ import type { EnvResolver } from '../syntax/front-end.ts';
 import type { CompileResult } from './compile.ts';
 import { compileSpec, type SpecWorkOptions } from './spec-work.ts';
 import { compileInParallel, parallelThreads, type ParallelOptions } from './build-parallel.ts';
-import { inFolders, OutputRoot, sameBytesAsync } from './write-outputs.ts';
-import { link, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { OutputRoot } from './write-outputs.ts';
 
 export interface BuildOptions {
   cwd: string;
@@ -116,70 +114,4 @@ export { compareOutputs, writeOutputs, OutputPathError, type StaleReport, type W
 /** Where `pipec build` puts runnable bundles unless `--bundle DIR` says otherwise. */
 export const DEFAULT_BUNDLE_DIR = 'dist/bundles';
 
-/**
- * Writes the runnable bundles under bundleDir (git-ignored, never compared). Through the same guard
- * as --out: a path outside bundleDir is refused. Pipelines with the same runtime modules share
- * one library bundle (the same contents object): it is written once and hard-linked into the
- * other folders (copied where links fail), so each folder stays self-contained and 1,000
- * pipelines do not write 1,000 copies. Folders are written concurrently, as --out's are.
- */
-export async function writeBundles(cwd: string, bundleDir: string, build: BuildResult): Promise<void> {
-  const root = new OutputRoot(cwd, bundleDir);
-  // Contents object → the first file written with it (and that file's identity, for links),
-  // once that file is there: the folders after it link to it.
-  const written = new Map<string | Uint8Array, Promise<Identity | null>>();
-  const made = new Set<string>(); // one mkdir per folder
-  const targets = [...build.bundles.keys()].sort().map((rel) => [rel, root.path(rel)] as const);
-  await inFolders(targets, async (rel, full) => {
-    const contents = build.bundles.get(rel)!;
-    const dir = dirname(full);
-    if (!made.has(dir)) {
-      made.add(dir);
-      await mkdir(dir, { recursive: true });
-    }
-    const earlier = written.get(contents);
-    let settle: ((id: Identity | null) => void) | undefined;
-    if (earlier === undefined) written.set(contents, new Promise((r) => (settle = r)));
-    try {
-      const first = earlier === undefined ? undefined : await earlier;
-      const st = await lstat(full).catch(() => undefined);
-      if (st !== undefined) {
-        // Unchanged since the last build (the same bytes; for a shared library, already the same
-        // file as the first folder's): left alone.
-        const same = first === undefined ? st.isFile() && (await sameBytesAsync(full, st.size, contents)) : first !== null && st.isFile() && st.ino === first.ino && st.dev === first.dev;
-        if (same) {
-          settle?.({ path: full, ino: st.ino, dev: st.dev });
-          return;
-        }
-        // A previous build's file is replaced, never written through: it may be a hard link
-        // shared with a folder this build does not touch.
-        await rm(full, { force: true });
-      }
-      if (first && (await linkTo(first.path, full))) return;
-      await writeFile(full, contents);
-      settle?.(await identity(full));
-    } finally {
-      settle?.(null); // a failure: later folders copy instead of linking (a no-op once settled)
-    }
-  });
-}
-
-interface Identity {
-  path: string;
-  ino: number;
-  dev: number;
-}
-
-async function identity(path: string): Promise<Identity | null> {
-  const st = await lstat(path).catch(() => undefined);
-  return st ? { path, ino: st.ino, dev: st.dev } : null;
-}
-
-async function linkTo(existing: string, full: string): Promise<boolean> {
-  try {
-    await link(existing, full);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { writeBundles } from './write-bundles.ts';

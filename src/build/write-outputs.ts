@@ -6,8 +6,7 @@
 //   (`<out>/<pipeline>/.pipec-manifest.json`) listing the files the build wrote there, and stale
 //   files are those listed in the old manifest and not written again. Nothing is removed
 //   recursively; folders are removed only when emptied by that cleaning.
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
-import { lstat, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export const MANIFEST_NAME = '.pipec-manifest.json';
@@ -166,9 +165,10 @@ export interface WriteReport {
 /**
  * Writes every output and each built pipeline's manifest, after removing the stale files the
  * previous manifests list. All paths are checked before anything is written or removed. The
- * pipeline folders are written concurrently (inFolders).
+ * calls are synchronous: a large build splits its pipelines across threads instead
+ * (write-build.ts), each writing its share one file after another.
  */
-export async function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): Promise<WriteReport> {
+export function writeOutputs(cwd: string, outDir: string, build: BuildOutputs): WriteReport {
   const root = new OutputRoot(cwd, outDir);
   const writes = new Map<string, string | Uint8Array>(build.outputs);
   for (const [rel, text] of manifestsOf(build.pipelines, build.outputs)) writes.set(rel, text);
@@ -201,11 +201,11 @@ export async function writeOutputs(cwd: string, outDir: string, build: BuildOutp
   // `fresh`: the folders this call created itself (plain folders, empty when made).
   const made = new Set<string>();
   const fresh = new Set<string>();
-  const writeOne = async (rel: string, full: string): Promise<void> => {
+  const writeOne = (rel: string, full: string): void => {
     const dir = dirname(full);
     if (!made.has(dir)) {
       made.add(dir);
-      const first = await mkdir(dir, { recursive: true });
+      const first = mkdirSync(dir, { recursive: true });
       if (first !== undefined) for (let d = dir; ; d = dirname(d)) {
         fresh.add(d);
         if (d === first || dirname(d) === d) break;
@@ -217,13 +217,13 @@ export async function writeOutputs(cwd: string, outDir: string, build: BuildOutp
     const contents = writes.get(rel)!;
     // One lstat decides: nothing there (write), a folder in the way (refuse), a symlink left in the
     // tree (replaced, never written through), a file with the same bytes (left alone: same mtime).
-    const st = fresh.has(dir) ? undefined : await lstat(full).catch(() => undefined);
+    const st = fresh.has(dir) ? undefined : lstatSync(full, { throwIfNoEntry: false });
     if (st?.isDirectory()) throw new OutputPathError(`cannot write ${outDir}/${rel}: a folder is in the way`);
-    if (st?.isSymbolicLink()) await unlink(full);
-    else if (st?.isFile() && (await sameBytesAsync(full, st.size, contents))) return;
-    await writeFile(full, contents);
+    if (st?.isSymbolicLink()) unlinkSync(full);
+    else if (st?.isFile() && sameBytes(full, st.size, contents)) return;
+    writeFileSync(full, contents);
   };
-  await inFolders(targets, writeOne);
+  for (const [rel, full] of targets) writeOne(rel, full);
   for (const name of build.pipelines) {
     // A pipeline folder this call created holds only what it wrote.
     if (fresh.has(root.path(name))) continue;
@@ -259,59 +259,8 @@ export function sameBytes(full: string, size: number, contents: string | Uint8Ar
   }
 }
 
-/** sameBytes without blocking: a rebuild compares thousands of files while others are written. */
-export async function sameBytesAsync(full: string, size: number, contents: string | Uint8Array): Promise<boolean> {
-  if (size !== byteLength(contents)) return false;
-  try {
-    return holds(await readFile(full), contents);
-  } catch {
-    return false;
-  }
-}
-
 const byteLength = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength);
 const holds = (bytes: Buffer, c: string | Uint8Array): boolean => bytes.equals(typeof c === 'string' ? Buffer.from(c) : c);
-
-/**
- * How many output folders are written at once. Creating a file is mostly the file system's work
- * in the kernel, and on this project's CI disk (ext4 with online discard) a create can take
- * 0.5 ms after a large delete: done one after another, the 9,000 files of a 1,000-spec build
- * took seconds. Node runs these calls on its thread pool, so folders written side by side use
- * every core (a plain script creating the same tree: 6.2 → 2.9 s and 2.3 → 1.4 s on a slow
- * disk, 0.4 → 0.5 s on a quiet one; 2026-12-02).
- */
-const FOLDERS_AT_ONCE = 16;
-
-/**
- * Runs `write` for every `[rel, full]` of `targets` (sorted), folder by top-level folder: the
- * files of one pipeline folder in order, up to FOLDERS_AT_ONCE folders at a time. Folders of
- * different pipelines are disjoint, so the only shared folder is the root (mkdir -p of it from
- * two folders at once is harmless). The first failure is thrown once every started write ends.
- */
-export async function inFolders(targets: ReadonlyArray<readonly [string, string]>, write: (rel: string, full: string) => Promise<void>): Promise<void> {
-  const folders: Array<Array<readonly [string, string]>> = [];
-  let last = '';
-  for (const t of targets) {
-    const top = t[0].slice(0, t[0].indexOf('/'));
-    if (folders.length === 0 || top !== last) folders.push([]);
-    folders[folders.length - 1]!.push(t);
-    last = top;
-  }
-  let next = 0;
-  let failure: { e: unknown } | null = null;
-  const lane = async (): Promise<void> => {
-    while (failure === null && next < folders.length) {
-      const folder = folders[next++]!;
-      try {
-        for (const [rel, full] of folder) await write(rel, full);
-      } catch (e) {
-        failure ??= { e };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FOLDERS_AT_ONCE, folders.length) }, lane));
-  if (failure !== null) throw (failure as { e: unknown }).e;
-}
 
 /** Removes `dir` and its parents while they are empty, stopping at `stop` (kept). */
 function removeEmptyParents(dir: string, stop: string): void {

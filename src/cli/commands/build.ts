@@ -2,14 +2,12 @@
 // does, then each target's artifacts (reviewable files under --out, runtime bundles under
 // --bundle); with --check, fail when the committed outputs differ from a fresh build.
 import { discoverSpecs } from '../../build/discover.ts';
-import { DEFAULT_BUNDLE_DIR, buildSpecs, compareOutputs, OutputPathError, writeBundles, writeOutputs } from '../../build/build.ts';
+import { DEFAULT_BUNDLE_DIR, buildSpecs, compareOutputs, OutputPathError } from '../../build/build.ts';
+import { writeBuild } from '../../build/write-build.ts';
 import { resolveTargets } from '../../build/targets.ts';
 import type { Diagnostic } from '../../diagnostics/diagnostic.ts';
 import { failed, printDiagnostics, type CommandContext, type DiagnosticFormat } from '../context.ts';
 import { reportMissing, specPaths } from './shared.ts';
-import { handled } from '../../build/build-parallel.ts';
-import { resolve } from 'node:path';
-import { inside } from '../../build/write-outputs.ts';
 
 export interface BuildArgs {
   paths: string[];
@@ -54,12 +52,6 @@ export async function buildCommand(ctx: CommandContext, args: BuildArgs): Promis
   }
 }
 
-/** True when neither folder is the other or inside it (as given: resolved from cwd). */
-function disjointFolders(cwd: string, a: string, b: string): boolean {
-  const [x, y] = [resolve(cwd, a), resolve(cwd, b)];
-  return !inside(y, x) && !inside(x, y);
-}
-
 async function report(ctx: CommandContext, args: BuildArgs, result: Awaited<ReturnType<typeof buildSpecs>>, specCount: number): Promise<number> {
   if (args.check) {
     const stale = compareOutputs(ctx.cwd, args.out, result);
@@ -76,20 +68,10 @@ async function report(ctx: CommandContext, args: BuildArgs, result: Awaited<Retu
     return 1;
   }
   const bundleDir = args.bundleDir ?? DEFAULT_BUNDLE_DIR;
-  // Two folders apart are written at once (the file system's work overlaps); nested ones one
-  // after the other, so one never sees the other's half-written files.
-  const apart = disjointFolders(ctx.cwd, args.out, bundleDir);
-  const bundlesWritten = apart ? handled(writeBundles(ctx.cwd, bundleDir, result)) : null;
-  let written: Awaited<ReturnType<typeof writeOutputs>>;
-  try {
-    written = await writeOutputs(ctx.cwd, args.out, result);
-  } finally {
-    await bundlesWritten?.catch(() => undefined);
-  }
+  const written = await writeBuild(ctx.cwd, args.out, bundleDir, result);
   for (const note of written.notes) ctx.io.stderr(`note: ${note}\n`);
   if (written.removed.length) ctx.io.stderr(`removed ${written.removed.length} stale file${written.removed.length === 1 ? '' : 's'} a previous build wrote\n`);
   ctx.io.stderr(`wrote ${result.outputs.size} files for ${result.pipelines.length} pipeline${result.pipelines.length === 1 ? '' : 's'} to ${args.out}/\n`);
-  await (bundlesWritten ?? writeBundles(ctx.cwd, bundleDir, result));
   if (result.bundles.size > 0) ctx.io.stderr(`wrote ${result.bundles.size} runtime bundle${result.bundles.size === 1 ? '' : 's'} to ${bundleDir}/ (run one with \`node ${bundleDir}/<pipeline>/pipeline.mjs\`)\n`);
   return 0;
 }

@@ -10,7 +10,7 @@
 // touches and inserts the merged session's, so the changelog's final state is the closed
 // sessions' rows (Flink has no such mode: it refuses early firing on session windows;
 // docs/language-decisions.md, "Streaming").
-import { MinHeap } from '../heap.ts';
+import { KeyedMinHeap } from '../heap.ts';
 import { setRowKind, type AggFns, type Acc, type OpContext, type Row, type StatefulOp } from './types.ts';
 import { windowClosed } from './window-close.ts';
 
@@ -33,28 +33,35 @@ interface Group {
   k: unknown[];
   a: Acc;
 }
+/**
+ * An open session; it is also its own entry in the timer heap (keyed by its end and `cur` as
+ * they were when pushed), so a session costs no timer object. It is in the heap at most once:
+ * pushed when opened, and again only when its entry pops after its bounds moved.
+ */
 interface Session {
   s: number;
   e: number;
-  /** Group key → accumulator, in order of each key's first row in the session. */
-  groups: Map<unknown, Group>;
-  dead: boolean;
-  /** Changes whenever the bounds change: a timer with an older seq is set again at the current end. */
-  seq: number;
-}
-interface Timer {
-  t: number;
-  seq: number;
+  /**
+   * Group key → accumulator, in order of each key's first row in the session; null when the
+   * group key is the PARTITION BY key (no `partitionOf`): every row of a partition has the same
+   * group key, so a session holds one group, in `one` (no Map for each of the many sessions).
+   */
+  groups: Map<unknown, Group> | null;
+  one: Group | null;
+  /** Its PARTITION BY key (its list in `parts`). */
   part: unknown;
-  sess: Session;
+  dead: boolean;
+  /** Changes whenever the bounds change: an entry with an older seq is pushed again at the current end. */
+  cur: number;
 }
-
 export class SessionAggOp implements StatefulOp {
   readonly id: string;
   private wm = Number.NEGATIVE_INFINITY;
   /** Partition key → its open sessions (disjoint, not sorted; usually one or two). */
   private readonly parts = new Map<unknown, Session[]>();
-  private heap = new MinHeap<Timer>();
+  private heap = new KeyedMinHeap<Session>();
+  /** The group key is the partition key: sessions hold one group each (Session.one). */
+  private readonly single: boolean;
   private seq = 0;
   private sessionSeq = 0;
 
@@ -63,6 +70,17 @@ export class SessionAggOp implements StatefulOp {
     private readonly ctx: OpContext,
   ) {
     this.id = cfg.id;
+    this.single = cfg.partitionOf === undefined;
+  }
+
+  private open(part: unknown, s: number, e: number): Session {
+    const cur = this.sessionSeq++;
+    return { s, e, groups: this.single ? null : new Map(), one: null, part, dead: false, cur };
+  }
+
+  /** The session's groups, in order of their first rows. */
+  private groupsOf(x: Session): Iterable<Group> {
+    return x.groups === null ? (x.one === null ? [] : [x.one]) : x.groups.values();
   }
 
   push(row: Row): void {
@@ -100,9 +118,9 @@ export class SessionAggOp implements StatefulOp {
     let target: Session;
     let moved = true;
     if (base === null) {
-      target = { s, e, groups: new Map(), dead: false, seq: this.sessionSeq++ };
+      target = this.open(pk, s, e);
       list.push(target);
-      this.heap.push({ t: e, seq: target.seq, part: pk, sess: target });
+      this.heap.push(target, e, target.cur);
     } else {
       target = base;
       // EMIT CHANGES: a row is an upsert by group keys + window_start + window_end, so when the
@@ -112,10 +130,16 @@ export class SessionAggOp implements StatefulOp {
       if (nTouching > 1) {
         for (const x of list) {
           if (x === target || !(x.s <= hi && x.e >= lo)) continue;
-          for (const [k, g] of x.groups) {
-            const into = target.groups.get(k);
-            if (into === undefined) target.groups.set(k, g);
-            else fns.merge(into.a, g.a);
+          if (x.groups === null || target.groups === null) {
+            // One group each, of the same key (the partition's).
+            if (target.one === null) target.one = x.one;
+            else if (x.one !== null) fns.merge(target.one.a, x.one.a);
+          } else {
+            for (const [k, g] of x.groups) {
+              const into = target.groups.get(k);
+              if (into === undefined) target.groups.set(k, g);
+              else fns.merge(into.a, g.a);
+            }
           }
           x.dead = true;
         }
@@ -125,21 +149,22 @@ export class SessionAggOp implements StatefulOp {
       if (moved) {
         target.s = s;
         target.e = e;
-        target.seq = this.sessionSeq++;
+        target.cur = this.sessionSeq++;
       }
     }
-    let g = target.groups.get(gk);
-    const known = g !== undefined;
-    if (g === undefined) {
+    let g = target.groups === null ? target.one : target.groups.get(gk);
+    const known = g !== undefined && g !== null;
+    if (g === undefined || g === null) {
       g = { k: fns.keyVals(row), a: fns.create() };
-      target.groups.set(gk, g);
+      if (target.groups === null) target.one = g;
+      else target.groups.set(gk, g);
     }
     fns.add(g.a, row, this.seq++);
     if (this.cfg.emit === 'changes') {
       // Only this group changed unless the session's bounds moved: then its old rows were
       // deleted above and every group of the session is inserted with the new bounds.
       if (!moved) this.cfg.out(setRowKind(fns.output(g.k, s, e, g.a), known ? '+U' : '+I'));
-      else for (const x of target.groups.values()) this.cfg.out(fns.output(x.k, s, e, x.a));
+      else for (const x of this.groupsOf(target)) this.cfg.out(fns.output(x.k, s, e, x.a));
     }
   }
 
@@ -148,7 +173,7 @@ export class SessionAggOp implements StatefulOp {
     const fns = this.cfg.fns;
     for (const x of list) {
       if (!(x.s <= hi && x.e >= lo)) continue;
-      for (const g of x.groups.values()) this.cfg.out(setRowKind(fns.output(g.k, x.s, x.e, g.a), '-D'));
+      for (const g of this.groupsOf(x)) this.cfg.out(setRowKind(fns.output(g.k, x.s, x.e, g.a), '-D'));
     }
   }
 
@@ -158,22 +183,26 @@ export class SessionAggOp implements StatefulOp {
     const L = this.cfg.allowedLatenessMs;
     const fns = this.cfg.fns;
     for (;;) {
-      const top = this.heap.peek();
-      if (top === undefined || !windowClosed(top.t, L, wm)) break;
+      const sess = this.heap.peek();
+      if (sess === undefined || !windowClosed(this.heap.peekT(), L, wm)) break;
+      const pushedSeq = this.heap.peekSeq();
       this.heap.pop();
-      const sess = top.sess;
       if (sess.dead) continue;
-      if (sess.seq !== top.seq) {
-        // The session's bounds moved since this timer was set: set it again at the current
-        // end. (t, seq) never exceeds the session's current (e, seq), so sessions still fire
-        // in (end, last change) order, as if every change had pushed a timer.
-        this.heap.push({ t: sess.e, seq: sess.seq, part: top.part, sess });
+      if (sess.cur !== pushedSeq) {
+        // The session's bounds moved since it was pushed: push it again at its current end.
+        // The pushed (end, seq) never exceeds the session's current (e, cur), so sessions still
+        // fire in (end, last change) order, as if every change had pushed an entry.
+        this.heap.push(sess, sess.e, sess.cur);
         continue;
       }
       sess.dead = true;
-      if (this.cfg.emit === 'on_window_close') for (const g of sess.groups.values()) this.cfg.out(fns.output(g.k, sess.s, sess.e, g.a));
-      const list = this.parts.get(top.part)!;
-      if (list.length === 1) this.parts.delete(top.part);
+      if (this.cfg.emit === 'on_window_close') {
+        if (sess.groups === null) {
+          if (sess.one !== null) this.cfg.out(fns.output(sess.one.k, sess.s, sess.e, sess.one.a));
+        } else for (const g of sess.groups.values()) this.cfg.out(fns.output(g.k, sess.s, sess.e, g.a));
+      }
+      const list = this.parts.get(sess.part)!;
+      if (list.length === 1) this.parts.delete(sess.part);
       else list.splice(list.indexOf(sess), 1);
     }
   }
@@ -181,16 +210,20 @@ export class SessionAggOp implements StatefulOp {
   /** Accumulators held: one per group key per open session. */
   stateSize(): number {
     let n = 0;
-    for (const list of this.parts.values()) for (const x of list) n += x.groups.size;
+    for (const list of this.parts.values()) for (const x of list) n += x.groups === null ? (x.one === null ? 0 : 1) : x.groups.size;
     return n;
   }
 
   snapshot(): unknown {
+    // One encoding for both kinds of session: each group under its group key (with one group,
+    // the partition key is the group key).
+    const groupEntries = (pk: unknown, x: Session): [unknown, unknown[], Acc][] =>
+      x.groups === null ? (x.one === null ? [] : [[pk, x.one.k, x.one.a]]) : [...x.groups].map(([k, g]) => [k, g.k, g.a]);
     return {
       wm: this.wm,
       seq: this.seq,
       sessionSeq: this.sessionSeq,
-      parts: [...this.parts].map(([pk, list]) => [pk, list.map((x) => [x.s, x.e, x.seq, [...x.groups].map(([k, g]) => [k, g.k, g.a])])]),
+      parts: [...this.parts].map(([pk, list]) => [pk, list.map((x) => [x.s, x.e, x.cur, groupEntries(pk, x)])]),
     };
   }
 
@@ -201,11 +234,16 @@ export class SessionAggOp implements StatefulOp {
     this.seq = st.seq;
     this.sessionSeq = st.sessionSeq;
     this.parts.clear();
-    this.heap = new MinHeap<Timer>();
+    this.heap = new KeyedMinHeap<Session>();
     for (const [pk, sessions] of st.parts) {
-      const list: Session[] = sessions.map(([s, e, seq, groups]) => ({ s, e, seq, dead: false, groups: new Map(groups.map(([k, kv, a]) => [k, { k: kv, a }])) }));
+      const list: Session[] = sessions.map(([s, e, cur, groups]) => {
+        const x: Session = { s, e, groups: null, one: null, part: pk, dead: false, cur };
+        if (!this.single) x.groups = new Map(groups.map(([k, kv, a]) => [k, { k: kv, a }]));
+        else if (groups[0] !== undefined) x.one = { k: groups[0][1], a: groups[0][2] };
+        return x;
+      });
       this.parts.set(pk, list);
-      for (const sess of list) this.heap.push({ t: sess.e, seq: sess.seq, part: pk, sess });
+      for (const sess of list) this.heap.push(sess, sess.e, sess.cur);
     }
   }
 }

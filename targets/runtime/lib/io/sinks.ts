@@ -146,16 +146,26 @@ export function writeError(what: string, file: string, e: unknown): Error {
 /** Bytes a TruncatingFile gathers before it writes them (and at the latest when flushed). */
 const WRITE_BUFFER_BYTES = 1 << 20;
 
+/**
+ * Characters of appended text gathered (concatenated, which V8 does without copying) before
+ * they are encoded into the buffer in one call: a Buffer.write costs ~0.1–0.2 µs besides its
+ * bytes, which per line was a tenth of a window query's CPU (q2: 3.2M lines; 3M such lines in a
+ * microbenchmark: 0.71–1.13 s encoded one by one, 0.48–0.63 s gathered).
+ */
+const GATHER_CHARS = 32 * 1024;
+
 /** Append-only text file whose durable length is what a checkpoint records. */
 export class TruncatingFile {
   private fd = -1;
   private bytes = 0;
   /**
-   * What was appended and not yet written, encoded as it came into one buffer reused for the
-   * whole run (made at the first append): no joined string, no new Buffer per write.
+   * What was appended and not yet written, encoded (a gathered batch of lines at a time) into
+   * one buffer reused for the whole run (made at the first append): no new Buffer per write.
    */
   private buf: Buffer | null = null;
   private used = 0;
+  /** Appended text not yet encoded into `buf` (at most about GATHER_CHARS characters). */
+  private gathered = '';
   private tailAt = -1;
   private tail = '';
 
@@ -214,6 +224,14 @@ export class TruncatingFile {
   }
 
   append(text: string): void {
+    this.gathered += text;
+    if (this.gathered.length >= GATHER_CHARS) this.encodeGathered();
+  }
+
+  private encodeGathered(): void {
+    const text = this.gathered;
+    if (text.length === 0) return;
+    this.gathered = '';
     const buf = (this.buf ??= Buffer.allocUnsafe(WRITE_BUFFER_BYTES));
     // A UTF-16 code unit takes at most 3 bytes of UTF-8: the text fits whole, or goes after a flush.
     if (this.used + text.length * 3 > buf.length) {
@@ -234,6 +252,7 @@ export class TruncatingFile {
   }
 
   flush(): void {
+    this.encodeGathered();
     const n = this.used;
     if (n === 0) return;
     this.used = 0;

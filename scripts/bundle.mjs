@@ -71,7 +71,9 @@ export function cliBuildOptions(outdir) {
     charset: 'ascii',
     minifyWhitespace: true,
     // The sources' `import.meta.url` (finding the package root, createRequire) is the script's URL.
-    define: { 'import.meta.url': '__pipecScriptUrl' },
+    // `import.meta.resolve` is only called when a worker is started from the TypeScript sources
+    // (src/build/start-worker.ts), never from this bundle: left undefined, not warned about.
+    define: { 'import.meta.url': '__pipecScriptUrl', 'import.meta.resolve': 'undefined' },
     banner: { js: "const __pipecScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
   };
 }

@@ -11,19 +11,9 @@ import { build } from '../../src/api.ts';
 import { SHARE_MIN_FILES } from '../../src/build/write-build.ts';
 import { MIN_SPECS_PER_THREAD } from '../../src/build/build-parallel.ts';
 import { pipec, repoRoot } from './run-cli.ts';
+import { fileTree } from '../support/file-tree.ts';
 
 const SPECS = 250;
-
-/** Every file under `dir`: relative path → bytes (latin1, so binary survives the comparison). */
-function tree(dir: string, rel = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const entry of readdirSync(join(dir, rel)).sort()) {
-    const r = rel ? `${rel}/${entry}` : entry;
-    if (statSync(join(dir, r)).isDirectory()) for (const [k, v] of tree(dir, r)) out.set(k, v);
-    else out.set(r, readFileSync(join(dir, r), 'latin1'));
-  }
-  return out;
-}
 
 const asText = (c: string | Uint8Array) => Buffer.from(c).toString('latin1');
 
@@ -44,7 +34,7 @@ test('a build on every thread writes what the one-thread API build returns', { t
     assert.match(r.stderr, new RegExp(`wrote \\d+ files for ${SPECS} pipelines to gen/`));
 
     const api = await build({ files: ['specs'], cwd: dir, targets: ['clickhouse', 'iceberg', 'runtime', 'flink'], env: {} });
-    const written = tree(join(dir, 'gen'));
+    const written = fileTree(join(dir, 'gen'));
     const manifests = [...written.keys()].filter((k) => k.endsWith('/.pipec-manifest.json'));
     assert.equal(manifests.length, SPECS);
     assert.ok(written.size + SPECS * 2 >= 2 * SHARE_MIN_FILES, 'enough files for a write worker');
@@ -55,7 +45,7 @@ test('a build on every thread writes what the one-thread API build returns', { t
       const listed = JSON.parse(written.get(m)!).files as string[];
       assert.deepEqual(listed, [...expected.keys()].filter((k) => k.startsWith(`${name}/`)).map((k) => k.slice(name.length + 1)).sort(), m);
     }
-    assert.deepEqual(tree(join(dir, 'bund')), new Map(Object.entries(api.bundles).map(([k, v]) => [k, asText(v)])));
+    assert.deepEqual(fileTree(join(dir, 'bund')), new Map(Object.entries(api.bundles).map(([k, v]) => [k, asText(v)])));
     // The shared library bundle: one file per writing thread, hard-linked into that thread's
     // other folders. On 2 cores or more, two files: a write worker wrote part of the tree.
     const libraries = new Set(readdirSync(join(dir, 'bund')).map((p) => statSync(join(dir, 'bund', p, 'runtime.mjs')).ino));

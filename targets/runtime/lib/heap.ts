@@ -128,11 +128,14 @@ export class KeyedMinHeap<T> {
   }
 
   private grow(): void {
-    const ts = new Float64Array(this.ts.length * 2);
-    ts.set(this.ts);
-    this.ts = ts;
-    const seqs = new Float64Array(this.seqs.length * 2);
-    seqs.set(this.seqs);
-    this.seqs = seqs;
+    this.ts = doubled(this.ts);
+    this.seqs = doubled(this.seqs);
   }
+}
+
+/** A copy of `a` in an array twice its length. */
+function doubled(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
 }

@@ -5,7 +5,7 @@
 // an earlier build. Small builds never start a worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { buildSpecs, writeBundles, writeOutputs, type BuildResult } from '../../../src/build/build.ts';
@@ -15,6 +15,7 @@ import { discoverSpecs } from '../../../src/build/discover.ts';
 import { DiagnosticBag } from '../../../src/diagnostics/bag.ts';
 import { syntheticSpan } from '../../../src/diagnostics/span.ts';
 import type { Target } from '../../../src/plan/physical/target-api.ts';
+import { fileTree } from '../../support/file-tree.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 const QUICKSTART = readFileSync(join(repoRoot, 'specs', 'quickstart.pipe.sql'), 'utf8');
@@ -36,17 +37,6 @@ function project(): string {
   writeFileSync(join(dir, 'specs', 'broken.pipe.sql'), `PIPELINE broken;\n${SOURCE}CREATE SINK out FROM s WITH (connector = 'stdout');\nCREATE VIEW v AS SELECT nope FROM s;\n`);
   writeFileSync(join(dir, 'specs', 'lake.pipe.sql'), ICEBERG);
   return dir;
-}
-
-/** Every file under `dir`, relative path → bytes. */
-function tree(dir: string, rel = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(join(dir, rel)).sort()) {
-    const r = rel ? `${rel}/${name}` : name;
-    if (statSync(join(dir, r)).isDirectory()) for (const [k, v] of tree(dir, r)) out.set(k, v);
-    else out.set(r, readFileSync(join(dir, r), 'latin1'));
-  }
-  return out;
 }
 
 async function buildInto(dir: string, out: string, threads: number | null): Promise<BuildResult> {
@@ -75,15 +65,15 @@ test('a parallel build writes the serial build\'s files and reports its diagnost
     assert.deepEqual(parallel.pipelines, serial.pipelines);
     assert.deepEqual(printed(parallel), printed(serial));
     assert.deepEqual(parallel.results.map((r) => r.path), serial.results.map((r) => r.path));
-    const a = tree(join(dir, 'serial'));
-    const b = tree(join(dir, 'parallel'));
+    const a = fileTree(join(dir, 'serial'));
+    const b = fileTree(join(dir, 'parallel'));
     assert.ok(a.size > 60, `${a.size} files`);
     assert.deepEqual([...b.keys()], [...a.keys()]);
     for (const [k, v] of a) assert.equal(b.get(k), v, k);
     // Built again over its own earlier outputs (the Iceberg field-id lock is read back): still the same.
     const again = await buildInto(dir, 'parallel', 2);
     assert.deepEqual(printed(again), printed(serial));
-    assert.deepEqual(tree(join(dir, 'parallel')), b);
+    assert.deepEqual(fileTree(join(dir, 'parallel')), b);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

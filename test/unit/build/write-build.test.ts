@@ -4,11 +4,12 @@
 // as the error the CLI names (an OutputPathError, or a file-system error with its code and path).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SHARE_MIN_FILES, splitShares, writeBuild, type BuildToWrite } from '../../../src/build/write-build.ts';
 import { OutputPathError } from '../../../src/build/write-outputs.ts';
+import { fileTree } from '../../support/file-tree.ts';
 
 const LIB = `export const library = ${JSON.stringify('x'.repeat(20_000))};\n`;
 const name = (i: number) => `p${String(i).padStart(3, '0')}`;
@@ -26,17 +27,6 @@ function build(count: number, extra: (i: number) => string[] = () => []): BuildT
   return { outputs, bundles, pipelines: Array.from({ length: count }, (_, i) => name(i)) };
 }
 
-/** Every file under `dir`: relative path → contents. */
-function tree(dir: string, rel = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const entry of readdirSync(join(dir, rel)).sort()) {
-    const r = rel ? `${rel}/${entry}` : entry;
-    if (statSync(join(dir, r)).isDirectory()) for (const [k, v] of tree(dir, r)) out.set(k, v);
-    else out.set(r, readFileSync(join(dir, r), 'utf8'));
-  }
-  return out;
-}
-
 const libraryInodes = (dir: string, count: number) => new Set(Array.from({ length: count }, (_, i) => statSync(join(dir, name(i), 'runtime.mjs')).ino));
 
 // 400 pipelines: 400 × (4 outputs + 2 bundles + a manifest) = 2,800 files, two shares.
@@ -49,11 +39,11 @@ test('two threads write what one thread writes, and each share links its own lib
     const one = await writeBuild(cwd, 'one/out', 'one/bundles', build(COUNT), 1);
     const two = await writeBuild(cwd, 'two/out', 'two/bundles', build(COUNT), 2);
     assert.deepEqual([one, two], [{ removed: [], notes: [] }, { removed: [], notes: [] }]);
-    const a = tree(join(cwd, 'one'));
+    const a = fileTree(join(cwd, 'one'));
     assert.equal(a.size, COUNT * 7);
     assert.equal(a.get('out/p123/flink/pipeline.sql'), 'p123 flink/pipeline.sql\n');
     assert.deepEqual(JSON.parse(a.get('out/p399/.pipec-manifest.json')!).files, ['alerts.yaml', 'flink/pipeline.sql', 'plan.txt', 'runtime/pipeline.gen.mjs']);
-    assert.deepEqual(tree(join(cwd, 'two')), a);
+    assert.deepEqual(fileTree(join(cwd, 'two')), a);
     // The library is written once per thread and hard-linked into that thread's other folders:
     // one file for one thread, two for two (the mark that a second thread wrote half the tree).
     assert.equal(libraryInodes(join(cwd, 'one', 'bundles'), COUNT).size, 1);
@@ -76,7 +66,7 @@ test('stale files of pipelines in every share are removed, and unchanged files a
     const again = statSync(join(cwd, 'out', 'p200', 'plan.txt'));
     assert.deepEqual([again.ino, again.mtimeMs], [kept.ino, kept.mtimeMs], 'an unchanged file is not rewritten');
     await writeBuild(cwd, 'fresh', 'fresh-bundles', build(COUNT), 1);
-    assert.deepEqual(tree(join(cwd, 'out')), tree(join(cwd, 'fresh')), 'the rebuilt tree is a fresh build');
+    assert.deepEqual(fileTree(join(cwd, 'out')), fileTree(join(cwd, 'fresh')), 'the rebuilt tree is a fresh build');
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

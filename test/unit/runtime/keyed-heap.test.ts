@@ -4,18 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyedMinHeap } from '../../../targets/runtime/lib/heap.ts';
-
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../support/prng.ts';
 
 interface Entry {
   t: number;
@@ -25,7 +14,7 @@ const before = (a: Entry, b: Entry) => a.t - b.t || a.seq - b.seq;
 
 test('pops in (time, seq) order under random interleaved pushes and pops, past the first growth', () => {
   for (let run = 0; run < 50; run++) {
-    const rnd = random(run + 1);
+    const rnd = prng(run + 1);
     const heap = new KeyedMinHeap<Entry>();
     const held: Entry[] = [];
     let seq = 0;

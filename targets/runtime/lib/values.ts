@@ -364,6 +364,53 @@ function plainTimestamp(t: string): number | Bad | undefined {
   return days * 86400000 + h * 3600000 + mi * 60000 + sec * 1000 + ms;
 }
 
+/** The digit byte b[i] as its value, or -1. */
+function byteDigit(b: Uint8Array, i: number): number {
+  const c = b[i]! - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+// The last date timestampFromBytes computed (as YYYYMMDD): a stream's instants share a day.
+let bytesDayKey = -1;
+let bytesDayDays = 0;
+
+/**
+ * Epoch milliseconds of the bytes b[from, to) when they spell one of the usual fixed shapes,
+ * 'YYYY-MM-DD HH:MM:SS', with 'T' for the blank, '.fff' and a final 'Z' optional, and name a
+ * real instant: what readTimestamp gives for that text, without making the text. undefined
+ * for anything else, a bad date included: the caller then reads the text itself, so values
+ * and dead-letter reasons stay readTimestamp's.
+ */
+export function timestampFromBytes(b: Uint8Array, from: number, to: number): number | undefined {
+  const n = to - from;
+  const zoned = n === 20 || n === 24;
+  if ((n !== 19 && n !== 23 && !zoned) || (zoned && b[to - 1] !== 90)) return undefined;
+  if (b[from + 4] !== 45 || b[from + 7] !== 45 || (b[from + 10] !== 32 && b[from + 10] !== 84) || b[from + 13] !== 58 || b[from + 16] !== 58) return undefined;
+  const y0 = byteDigit(b, from), y1 = byteDigit(b, from + 1), y2 = byteDigit(b, from + 2), y3 = byteDigit(b, from + 3);
+  const mo0 = byteDigit(b, from + 5), mo1 = byteDigit(b, from + 6), d0 = byteDigit(b, from + 8), d1 = byteDigit(b, from + 9);
+  const h0 = byteDigit(b, from + 11), h1 = byteDigit(b, from + 12), m0 = byteDigit(b, from + 14), m1 = byteDigit(b, from + 15);
+  const s0 = byteDigit(b, from + 17), s1 = byteDigit(b, from + 18);
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | m0 | m1 | s0 | s1) < 0) return undefined;
+  let ms = 0;
+  if (n >= 23) {
+    const f0 = byteDigit(b, from + 20), f1 = byteDigit(b, from + 21), f2 = byteDigit(b, from + 22);
+    if (b[from + 19] !== 46 || (f0 | f1 | f2) < 0) return undefined;
+    ms = f0 * 100 + f1 * 10 + f2;
+  }
+  const dayKey = ((y0 * 10 + y1) * 100 + y2 * 10 + y3) * 10000 + (mo0 * 10 + mo1) * 100 + d0 * 10 + d1;
+  if (dayKey !== bytesDayKey) {
+    const days = civilDays(Math.floor(dayKey / 10000), Math.floor(dayKey / 100) % 100, dayKey % 100);
+    if (days === -1e9) return undefined;
+    bytesDayKey = dayKey;
+    bytesDayDays = days;
+  }
+  const h = h0 * 10 + h1;
+  const mi = m0 * 10 + m1;
+  const sec = s0 * 10 + s1;
+  if (h > 23 || mi > 59 || sec > 59) return undefined;
+  return bytesDayDays * 86400000 + h * 3600000 + mi * 60000 + sec * 1000 + ms;
+}
+
 /** Epoch days from 'YYYY-MM-DD' (a real calendar date) or an integer number of days in the Date range. */
 export function readDate(raw: unknown): number | null | Bad {
   if (raw === null || raw === undefined) return null;

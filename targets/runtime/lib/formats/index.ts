@@ -5,6 +5,7 @@
 import type { SourceDef } from '../io/source-types.ts';
 import { DebeziumJsonDecoder } from './debezium.ts';
 import { JsonDecoder } from './json.ts';
+import { timestampColumns } from './json-fields.ts';
 import type { FormatDecoder } from './types.ts';
 import type { FormatFactory } from '../connectors.ts';
 import { guardFormat } from '../io/guarded-decode.ts';
@@ -27,7 +28,7 @@ function chooseFormatDecoder(def: SourceDef, env: Record<string, string | undefi
   const format = def.format ?? 'json';
   switch (format) {
     case 'json':
-      return new JsonDecoder(def.reads);
+      return new JsonDecoder(def.reads, timestampColumns(def.columns));
     case 'debezium-json':
       return new DebeziumJsonDecoder();
     case 'avro':

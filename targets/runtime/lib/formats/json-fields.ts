@@ -8,6 +8,8 @@
 // so its errors and dead letters stay JSON.parse's. The bytes must be valid UTF-8 (the
 // callers check that first, as they do before JSON.parse).
 
+import { timestampFromBytes } from '../values.ts';
+
 /** `read` did not take the value: parse it whole (JSON.parse gives the answer or the error). */
 export const NOT_TAKEN = null;
 
@@ -23,6 +25,11 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+
+/** The source columns a reader may hand over as epoch milliseconds: the TIMESTAMP ones. */
+export function timestampColumns(columns: readonly { name: string; kind: string }[]): Set<string> {
+  return new Set(columns.filter((c) => c.kind === 'timestamp').map((c) => c.name));
+}
 
 /** Containers inside a skipped or wanted value deeper than this are left to JSON.parse. */
 const MAX_DEPTH = 64;
@@ -46,6 +53,7 @@ type StringEnd = number;
 export class JsonFieldReader {
   private readonly keys: Uint8Array[];
   private readonly names: string[];
+  private readonly instants: boolean[];
   /** Off when a wanted key is `__proto__`: assigning it would set the prototype, not a field. */
   private readonly on: boolean;
   private buf: Buffer = Buffer.alloc(0);
@@ -54,9 +62,14 @@ export class JsonFieldReader {
   private escaped = false;
   private wide = false;
 
-  /** `fields`: the record keys the decoder reads (`SourceDef.reads`). */
-  constructor(fields: readonly string[]) {
+  /**
+   * `fields`: the record keys the decoder reads (`SourceDef.reads`); `instants`: those of them
+   * that are TIMESTAMP columns, whose usual texts become epoch milliseconds here, straight from
+   * the bytes (the decoder takes a number as it is, and any other text as before).
+   */
+  constructor(fields: readonly string[], instants: ReadonlySet<string> = new Set()) {
     this.names = [...fields];
+    this.instants = this.names.map((f) => instants.has(f));
     this.keys = this.names.map((f) => Buffer.from(f, 'utf8'));
     this.on = !this.names.includes('__proto__');
   }
@@ -96,7 +109,7 @@ export class JsonFieldReader {
       const valueStart = i;
       i = this.skipValue(i, 0);
       if (i < 0) return NOT_TAKEN;
-      if (want >= 0) out[this.names[want]!] = this.valueOf(valueStart, i);
+      if (want >= 0) out[this.names[want]!] = this.instants[want] ? this.instantOf(valueStart, i) : this.valueOf(valueStart, i);
       if (i < end && buf[i]! <= 0x20) i = this.space(i);
       if (i >= end) return NOT_TAKEN;
       const sep = buf[i];
@@ -252,6 +265,15 @@ export class JsonFieldReader {
     if (b === 0x66) return false;
     if (b === 0x6e) return null;
     return JSON.parse(buf.toString('utf8', from, to));
+  }
+
+  /** A TIMESTAMP column's value: epoch milliseconds of a plain string of the usual shapes, else as valueOf. */
+  private instantOf(from: number, to: number): unknown {
+    if (this.buf[from] === QUOTE && !this.escaped && !this.wide) {
+      const ms = timestampFromBytes(this.buf, from + 1, to - 1);
+      if (ms !== undefined) return ms;
+    }
+    return this.valueOf(from, to);
   }
 
   /** A number's value: plain integers of up to 15 digits exactly by hand, the rest by Number (the same rounding as JSON.parse). */

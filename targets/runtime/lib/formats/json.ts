@@ -35,9 +35,9 @@ export class JsonDecoder implements FormatDecoder {
   readonly changes: ChangeRecords = { n: 0, records: [], kinds: [] };
   private readonly fields: JsonFieldReader | null;
 
-  /** `reads`: the only keys the source's decoder reads (SourceDef.reads), when it says. */
-  constructor(reads?: readonly string[]) {
-    this.fields = reads === undefined ? null : new JsonFieldReader(reads);
+  /** `reads`: the only keys the source's decoder reads (SourceDef.reads), when it says; `timestamps`: those of TIMESTAMP columns. */
+  constructor(reads?: readonly string[], timestamps?: ReadonlySet<string>) {
+    this.fields = reads === undefined ? null : new JsonFieldReader(reads, timestamps);
   }
 
   decode(value: Buffer | null): Decoded {

@@ -15,7 +15,7 @@ import { META, type Coordinates, type DecodeError, type RunningSource, type Sour
 import { decodeReason } from './guarded-decode.ts';
 import { RowBatch } from './row-batch.ts';
 import { Utf8Scanner } from './utf8-check.ts';
-import { JsonFieldReader, NOT_TAKEN } from '../formats/json-fields.ts';
+import { JsonFieldReader, NOT_TAKEN, timestampColumns } from '../formats/json-fields.ts';
 
 /** A file source that cannot start: its message names the source and the path. */
 export class FileSourceError extends Error {}
@@ -192,7 +192,7 @@ class NdjsonReader implements PartReader {
   ) {
     this.withMeta = def.columns.some((c) => c.meta !== undefined);
     this.batch = new RowBatch(out, p, (line) => ({ file: rel, line }));
-    this.fields = def.reads === undefined ? null : new JsonFieldReader(def.reads);
+    this.fields = def.reads === undefined ? null : new JsonFieldReader(def.reads, timestampColumns(def.columns));
   }
 
   async read(budget: number): Promise<number> {

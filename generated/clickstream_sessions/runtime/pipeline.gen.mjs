@@ -69,10 +69,7 @@ export function definePipeline(env) {
     },
   };
 
-  // user_sessions/project: project user_id, session_start, session_end, clicks, distinct_pages, landing_page, exit_page
-  function proj_user_sessions_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4], r[5], r[6]];
-  }
+  // user_sessions/project: project user_id, session_start, session_end, clicks, distinct_pages, landing_page, exit_page (every input column in order: rows pass as they are)
 
   // sink sessions_lake: iceberg
   function json_sessions_lake(r) {
@@ -280,7 +277,7 @@ export function definePipeline(env) {
         push_user_sessions_project(r);
       }
       function push_user_sessions_project(r) {
-        emit_user_sessions_project(proj_user_sessions_project(r));
+        emit_user_sessions_project(r);
       }
       function emit_user_sessions_project(r) {
         sink_sessions_lake.write(r);

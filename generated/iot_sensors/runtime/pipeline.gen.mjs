@@ -87,10 +87,7 @@ export function definePipeline(env) {
     },
   };
 
-  // device_climate_10m/project: project device_id, site, window_start, window_end, avg_temperature, min_temperature, max_temperature, avg_humidity, readings
-  function proj_device_climate_10m_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]];
-  }
+  // device_climate_10m/project: project device_id, site, window_start, window_end, avg_temperature, min_temperature, max_temperature, avg_humidity, readings (every input column in order: rows pass as they are)
 
   // sink late_readings: kafka
   function json_late_readings(r) {
@@ -207,7 +204,7 @@ export function definePipeline(env) {
         push_device_climate_10m_project(r);
       }
       function push_device_climate_10m_project(r) {
-        emit_device_climate_10m_project(proj_device_climate_10m_project(r));
+        emit_device_climate_10m_project(r);
       }
       function emit_device_climate_10m_project(r) {
         sink_device_climate_ch.write(r);

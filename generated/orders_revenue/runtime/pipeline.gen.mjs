@@ -81,20 +81,14 @@ export function definePipeline(env) {
     },
   };
 
-  // revenue_1m/project: project customer_id, window_start, window_end, revenue, orders
-  function proj_revenue_1m_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4]];
-  }
+  // revenue_1m/project: project customer_id, window_start, window_end, revenue, orders (every input column in order: rows pass as they are)
 
   // alerts/filter: filter
   function pred_alerts_filter(r) {
     return ((r[3]) > (1000000));
   }
 
-  // alerts/project: project customer_id, window_start, window_end, revenue, orders
-  function proj_alerts_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4]];
-  }
+  // alerts/project: project customer_id, window_start, window_end, revenue, orders (every input column in order: rows pass as they are)
 
   // sink orders_late: kafka
   function json_orders_late(r) {
@@ -377,7 +371,7 @@ export function definePipeline(env) {
         push_revenue_1m_project(r);
       }
       function push_revenue_1m_project(r) {
-        emit_revenue_1m_project(proj_revenue_1m_project(r));
+        emit_revenue_1m_project(r);
       }
       function emit_revenue_1m_project(r) {
         sink_revenue_ch.write(r);
@@ -391,7 +385,7 @@ export function definePipeline(env) {
         push_alerts_project(r);
       }
       function push_alerts_project(r) {
-        emit_alerts_project(proj_alerts_project(r));
+        emit_alerts_project(r);
       }
       function emit_alerts_project(r) {
         sink_alerts.write(r);

@@ -55,10 +55,7 @@ export function definePipeline(env) {
     },
   };
 
-  // page_stats_1m/project: project page, window_start, window_end, views, visitors, avg_duration_ms, max_duration_ms
-  function proj_page_stats_1m_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4], r[5], r[6]];
-  }
+  // page_stats_1m/project: project page, window_start, window_end, views, visitors, avg_duration_ms, max_duration_ms (every input column in order: rows pass as they are)
 
   // sink page_stats_console: stdout
   function json_page_stats_console(r) {
@@ -166,7 +163,7 @@ export function definePipeline(env) {
         push_page_stats_1m_project(r);
       }
       function push_page_stats_1m_project(r) {
-        emit_page_stats_1m_project(proj_page_stats_1m_project(r));
+        emit_page_stats_1m_project(r);
       }
       function emit_page_stats_1m_project(r) {
         sink_page_stats_console.write(r);

@@ -68,6 +68,27 @@ function aggregateFunctions(o: Aggregate, cx: OperatorContext): string[] {
   return out;
 }
 
+/** A projection that keeps every input column, in order, unchanged: its rows are its input rows. */
+const IDENTITY = Symbol('identity projection');
+
+/**
+ * The code of each projected column (and the temporaries it uses), or IDENTITY when column i
+ * is input column i for every i: then a row passes on as it is (filters already pass rows on
+ * so; no operator changes a row it receives), saving an array per row, which after a window
+ * (SELECT the group keys, window_start, window_end, the aggregates) is the usual case.
+ */
+function projectionCode(o: Extract<IrOperator, { op: 'project' }>, cx: OperatorContext): { code: string[]; temps: string[] } | typeof IDENTITY {
+  const temps: string[] = [];
+  const inCols = cx.layout(o.inputs[0]!);
+  const sc = cx.scopeOver([inCols], ['r'], temps);
+  const code = o.exprs.map((x, i) => {
+    const c = compileExpr(x.expr, sc);
+    return coerce(c, o.schema[i]?.type ?? c.type, sc);
+  });
+  const identity = code.length === inCols.length && temps.length === 0 && code.every((c, i) => c === `r[${i}]`);
+  return identity ? IDENTITY : { code, temps };
+}
+
 const OPERATORS: { [K in IrOperatorKind]: OperatorCode<Extract<IrOperator, { op: K }>> } = {
   scan: {
     functions: () => [],
@@ -96,16 +117,16 @@ const OPERATORS: { [K in IrOperatorKind]: OperatorCode<Extract<IrOperator, { op:
   },
   project: {
     functions(o, cx) {
-      const temps: string[] = [];
-      const sc = cx.scopeOver([cx.layout(o.inputs[0]!)], ['r'], temps);
-      const exprs = o.exprs.map((x, i) => coerce(compileExpr(x.expr, sc), o.schema[i]?.type ?? compileExpr(x.expr, sc).type, sc));
-      return ['', `// ${cm(o.id)}: project ${cm(o.exprs.map((x) => x.name).join(', '))}`, cx.fnWithTemps(`proj_${cx.id}(r)`, temps, `return [${exprs.join(', ')}];`)];
+      const exprs = projectionCode(o, cx);
+      const head = `// ${cm(o.id)}: project ${cm(o.exprs.map((x) => x.name).join(', '))}`;
+      if (exprs === IDENTITY) return ['', `${head} (every input column in order: rows pass as they are)`];
+      return ['', head, cx.fnWithTemps(`proj_${cx.id}(r)`, exprs.temps, `return [${exprs.code.join(', ')}];`)];
     },
     // A changelog row's kind rides on the new row (append streams skip the copy).
-    instance: (o, cx) => ({
-      lines: [`function push_${cx.id}(r) {\n  emit_${cx.id}(${o.changelog === 'append' ? `proj_${cx.id}(r)` : `rt.withKindOf(proj_${cx.id}(r), r)`});\n}`],
-      graph: plainEntry(o),
-    }),
+    instance: (o, cx) => {
+      const row = projectionCode(o, cx) === IDENTITY ? 'r' : o.changelog === 'append' ? `proj_${cx.id}(r)` : `rt.withKindOf(proj_${cx.id}(r), r)`;
+      return { lines: [`function push_${cx.id}(r) {\n  emit_${cx.id}(${row});\n}`], graph: plainEntry(o) };
+    },
     push: onePush,
   },
   union: {

@@ -60,10 +60,7 @@ export function definePipeline(env) {
     },
   };
 
-  // v/project: project status, window_start, window_end, revenue
-  function proj_v_project(r) {
-    return [r[0], r[1], r[2], r[3]];
-  }
+  // v/project: project status, window_start, window_end, revenue (every input column in order: rows pass as they are)
 
   // sink out: stdout
   function json_out(r) {
@@ -123,7 +120,7 @@ export function definePipeline(env) {
         push_v_project(r);
       }
       function push_v_project(r) {
-        emit_v_project(proj_v_project(r));
+        emit_v_project(r);
       }
       function emit_v_project(r) {
         sink_out.write(r);

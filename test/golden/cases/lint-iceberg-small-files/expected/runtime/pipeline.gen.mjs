@@ -60,10 +60,7 @@ export function definePipeline(env) {
     },
   };
 
-  // v/project: project customer_id, window_start, window_end, revenue
-  function proj_v_project(r) {
-    return [r[0], r[1], r[2], r[3]];
-  }
+  // v/project: project customer_id, window_start, window_end, revenue (every input column in order: rows pass as they are)
 
   // sink lake_out: iceberg
   function json_lake_out(r) {
@@ -220,7 +217,7 @@ export function definePipeline(env) {
         push_v_project(r);
       }
       function push_v_project(r) {
-        emit_v_project(proj_v_project(r));
+        emit_v_project(r);
       }
       function emit_v_project(r) {
         sink_lake_out.write(r);

@@ -65,10 +65,7 @@ export function definePipeline(env) {
     },
   };
 
-  // lifetime_value/project: project customer_id, lifetime_revenue, orders, last_order_ts
-  function proj_lifetime_value_project(r) {
-    return [r[0], r[1], r[2], r[3]];
-  }
+  // lifetime_value/project: project customer_id, lifetime_revenue, orders, last_order_ts (every input column in order: rows pass as they are)
 
   // sink out: clickhouse
   function json_out(r) {
@@ -132,7 +129,7 @@ export function definePipeline(env) {
         push_lifetime_value_project(r);
       }
       function push_lifetime_value_project(r) {
-        emit_lifetime_value_project(rt.withKindOf(proj_lifetime_value_project(r), r));
+        emit_lifetime_value_project(r);
       }
       function emit_lifetime_value_project(r) {
         sink_out.write(r);

@@ -59,10 +59,7 @@ export function definePipeline(env) {
     },
   };
 
-  // hop_prices/project: project window_start, window_end, total_price
-  function proj_hop_prices_project(r) {
-    return [r[0], r[1], r[2]];
-  }
+  // hop_prices/project: project window_start, window_end, total_price (every input column in order: rows pass as they are)
 
   // sink out: stdout
   function json_out(r) {
@@ -119,7 +116,7 @@ export function definePipeline(env) {
         push_hop_prices_project(r);
       }
       function push_hop_prices_project(r) {
-        emit_hop_prices_project(proj_hop_prices_project(r));
+        emit_hop_prices_project(r);
       }
       function emit_hop_prices_project(r) {
         sink_out.write(r);

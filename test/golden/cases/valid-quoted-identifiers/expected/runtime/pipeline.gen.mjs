@@ -64,10 +64,7 @@ export function definePipeline(env) {
     },
   };
 
-  // Per User/project: project User ID, window_start, window_end, Count, max`w
-  function proj_Per_User_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4]];
-  }
+  // Per User/project: project User ID, window_start, window_end, Count, max`w (every input column in order: rows pass as they are)
 
   // sink ch: clickhouse
   function json_ch(r) {
@@ -132,7 +129,7 @@ export function definePipeline(env) {
         push_Per_User_project(r);
       }
       function push_Per_User_project(r) {
-        emit_Per_User_project(proj_Per_User_project(r));
+        emit_Per_User_project(r);
       }
       function emit_Per_User_project(r) {
         sink_ch.write(r);

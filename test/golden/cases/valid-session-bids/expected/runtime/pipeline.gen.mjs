@@ -65,10 +65,7 @@ export function definePipeline(env) {
     },
   };
 
-  // item_sessions/project: project item, window_start, window_end, total_price, bids
-  function proj_item_sessions_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4]];
-  }
+  // item_sessions/project: project item, window_start, window_end, total_price, bids (every input column in order: rows pass as they are)
 
   // sink out: stdout
   function json_out(r) {
@@ -129,7 +126,7 @@ export function definePipeline(env) {
         push_item_sessions_project(r);
       }
       function push_item_sessions_project(r) {
-        emit_item_sessions_project(proj_item_sessions_project(r));
+        emit_item_sessions_project(r);
       }
       function emit_item_sessions_project(r) {
         sink_out.write(r);

@@ -69,10 +69,7 @@ export function definePipeline(env) {
     },
   };
 
-  // item_supplier_sessions/project: project item, supplier_id, window_start, window_end, total_price, bids
-  function proj_item_supplier_sessions_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4], r[5]];
-  }
+  // item_supplier_sessions/project: project item, supplier_id, window_start, window_end, total_price, bids (every input column in order: rows pass as they are)
 
   // sink out: stdout
   function json_out(r) {
@@ -135,7 +132,7 @@ export function definePipeline(env) {
         push_item_supplier_sessions_project(r);
       }
       function push_item_supplier_sessions_project(r) {
-        emit_item_supplier_sessions_project(proj_item_supplier_sessions_project(r));
+        emit_item_supplier_sessions_project(r);
       }
       function emit_item_supplier_sessions_project(r) {
         sink_out.write(r);

@@ -77,10 +77,7 @@ export function definePipeline(env) {
     },
   };
 
-  // revenue_1m/project: project customer_id, window_start, window_end, revenue, orders
-  function proj_revenue_1m_project(r) {
-    return [r[0], r[1], r[2], r[3], r[4]];
-  }
+  // revenue_1m/project: project customer_id, window_start, window_end, revenue, orders (every input column in order: rows pass as they are)
 
   // sink orders_late: kafka
   function json_orders_late(r) {
@@ -182,7 +179,7 @@ export function definePipeline(env) {
         push_revenue_1m_project(r);
       }
       function push_revenue_1m_project(r) {
-        emit_revenue_1m_project(proj_revenue_1m_project(r));
+        emit_revenue_1m_project(r);
       }
       function emit_revenue_1m_project(r) {
         sink_revenue_ch.write(r);

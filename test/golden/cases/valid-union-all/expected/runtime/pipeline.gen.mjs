@@ -60,15 +60,9 @@ export function definePipeline(env) {
     return [c0, c1, c2];
   }
 
-  // all_events/u1/project: project user_id, kind, event_ts
-  function proj_all_events_u1_project(r) {
-    return [r[0], r[1], r[2]];
-  }
+  // all_events/u1/project: project user_id, kind, event_ts (every input column in order: rows pass as they are)
 
-  // all_events/u2/project: project user_id, kind, event_ts
-  function proj_all_events_u2_project(r) {
-    return [r[0], r[1], r[2]];
-  }
+  // all_events/u2/project: project user_id, kind, event_ts (every input column in order: rows pass as they are)
 
   // sink out: file
   function json_out(r) {
@@ -131,7 +125,7 @@ export function definePipeline(env) {
         push_all_events_u1_project(r);
       }
       function push_all_events_u1_project(r) {
-        emit_all_events_u1_project(proj_all_events_u1_project(r));
+        emit_all_events_u1_project(r);
       }
       function emit_all_events_u1_project(r) {
         push_all_events_union(r);
@@ -140,7 +134,7 @@ export function definePipeline(env) {
         push_all_events_u2_project(r);
       }
       function push_all_events_u2_project(r) {
-        emit_all_events_u2_project(proj_all_events_u2_project(r));
+        emit_all_events_u2_project(r);
       }
       function emit_all_events_u2_project(r) {
         push_all_events_union(r);

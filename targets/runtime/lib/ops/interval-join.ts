@@ -108,10 +108,14 @@ export class IntervalJoinOp implements StatefulOp {
     if (wm !== Number.POSITIVE_INFINITY && wm - this.lastCleanup < step) return;
     this.lastCleanup = wm;
     const from = this.onTimeFrom;
+    const lower = this.cfg.lowerMs;
+    const upper = this.cfg.upperMs;
+    // Most keys lose nothing at a step: those are passed over without a new array.
     for (const [key, ls] of this.left) {
+      if (ls.every((l) => l.t - lower >= from)) continue;
       const keep = ls.filter((l) => {
         // Future on-time right rows have time >= from and need r.t <= l.t - lower.
-        if (l.t - this.cfg.lowerMs >= from) return true;
+        if (l.t - lower >= from) return true;
         if (!l.matched && this.cfg.joinType === 'left') this.cfg.out(this.cfg.join(l.row, null));
         return false;
       });
@@ -120,7 +124,8 @@ export class IntervalJoinOp implements StatefulOp {
     }
     for (const [key, rs] of this.right) {
       // Future on-time left rows have time >= from and need l.t <= r.t + upper.
-      const keep = rs.filter((r) => r.t + this.cfg.upperMs >= from);
+      if (rs.every((r) => r.t + upper >= from)) continue;
+      const keep = rs.filter((r) => r.t + upper >= from);
       if (keep.length === 0) this.right.delete(key);
       else if (keep.length !== rs.length) this.right.set(key, keep);
     }

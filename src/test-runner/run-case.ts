@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PipelineDef } from '../../targets/runtime/lib/pipeline-types.ts';
 import { runPipelineDef } from '../../targets/runtime/lib/runner.ts';
-import { instantiateBody } from '../../targets/runtime/index.ts';
+import { instantiateBody } from '../../targets/runtime/instantiate-body.ts';
 import { RUN_OPTION, runs, Script, TEST_CONNECTOR } from '../../targets/runtime/lib/testing/scripted.ts';
 import { DEAD_LETTERS, type TestCase } from './test-file.ts';
 

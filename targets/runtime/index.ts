@@ -1,13 +1,14 @@
 // The runtime target's public face: the target and module generator (target.ts), and running
 // a plan in-process for `pipec run` by evaluating the same generated code against the library
-// with every runtime module (all-modules.ts).
+// with the runtime modules the plan uses, loaded then (module-loaders.ts).
 import type { PlanDoc } from '../../src/plan/ir.ts';
 import { generateBody } from './codegen/module.ts';
 import * as lib from './lib/index.ts';
 import type { PipelineDef } from './lib/pipeline-types.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { instantiateBody } from './instantiate-body.ts';
+import { defineBody } from './define-body.ts';
+import { loadRuntimeModules } from './module-loaders.ts';
 import { probePlan, unsupportedForWorkers } from './lib/workers/support.ts';
 import { runWithWorkers } from './lib/workers/coordinator.ts';
 import { autoWorkerCount, sourceFileSizes } from './lib/workers/auto.ts';
@@ -35,7 +36,7 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
   }
   let def: PipelineDef;
   try {
-    def = instantiateBody(body, opts.env, modules.map((m) => m.module));
+    def = { ...defineBody(body, opts.env), modules: await loadRuntimeModules(modules.map((m) => m.module)) };
   } catch (e) {
     if (e instanceof lib.MissingEnvError) {
       err(`error[runtime-missing-env]: environment variable ${e.variable} is not set\n`);
@@ -64,7 +65,6 @@ export async function runPipeline(plan: PlanDoc, opts: RunPipelineOptions): Prom
   return runWithWorkers(def, opts, { workers, entry: workerEntry(), body, modules: modules.map((m) => m.module) });
 }
 
-export { instantiateBody };
 
 /**
  * The worker threads' entry module: the bundle's dist/run-worker.mjs beside the CLI's chunks,

@@ -5,7 +5,7 @@
 // each worker pays for what it loads at start. Bundled as dist/run-worker.mjs
 // (scripts/bundle.mjs); from source, run-worker-tsx.mjs loads it.
 import { parentPort, workerData } from 'node:worker_threads';
-import * as lib from './lib/index.ts';
+import { defineBody } from './define-body.ts';
 import { fileSourceModule } from './lib/modules/file-source.ts';
 import type { PipelineDef } from './lib/pipeline-types.ts';
 import { runWorker } from './lib/workers/worker-run.ts';
@@ -14,9 +14,7 @@ import type { WorkerData } from './lib/workers/protocol.ts';
 const data = workerData as WorkerData;
 let def: PipelineDef | null = null;
 try {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const define = new Function('rt', 'env', data.body) as (rt: typeof lib, env: Record<string, string | undefined>) => PipelineDef;
-  def = { ...define(lib, data.env), modules: [fileSourceModule] };
+  def = { ...defineBody(data.body, data.env), modules: [fileSourceModule] };
 } catch (e) {
   // Said once, by the main thread (which then ends the run); the thread just ends.
   parentPort!.postMessage({ t: 'failed', message: (e as Error).message });

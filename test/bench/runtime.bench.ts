@@ -3,7 +3,7 @@
 // hand-written JavaScript loop doing the same work in the same process, for NDJSON input and
 // for already-decoded rows; and the heap held per million open window keys.
 import { generateBody } from '../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../targets/runtime/index.ts';
+import { instantiateBody } from '../../targets/runtime/instantiate-body.ts';
 import { runPipelineDef } from '../../targets/runtime/lib/runner.ts';
 import { WindowAggOp } from '../../targets/runtime/lib/ops/window-agg.ts';
 import { PlanBuilder, column, T, agg, SEC } from '../fixtures/plans/builder.ts';

@@ -17,7 +17,7 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import { prng } from './mutate.ts';
 import { buildInMemory, type HostileBuild } from '../unit/security/hostile-build.ts';
 import { generateBody } from '../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../targets/runtime/index.ts';
+import { instantiateBody } from '../../targets/runtime/instantiate-body.ts';
 import { formatYaml } from '../../src/syntax/format/to-yaml.ts';
 import { lookupCode } from '../../src/diagnostics/registry.ts';
 import { UNSAFE_CHARS } from '../../src/util/unsafe-text.ts';

@@ -11,7 +11,7 @@ import { compileFile } from '../../../src/build/compile.ts';
 import { lowerPlan } from '../../../src/plan/physical/lower.ts';
 import type { SinkConfig, SourceConfig } from '../../../targets/runtime/lib/config/config-types.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { ALL_MODULES } from '../../../targets/runtime/all-modules.ts';
 import { formatTable, sinkFactory, sourceFactory, type ConnectorContext } from '../../../targets/runtime/lib/connectors.ts';
 import { subst } from '../../../targets/runtime/lib/index.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PlanBuilder, column, T } from '../../fixtures/plans/builder.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { runPipelineDef } from '../../../targets/runtime/lib/runner.ts';
 import { setRowKind, type Row, type RowKind } from '../../../targets/runtime/lib/ops/types.ts';
 

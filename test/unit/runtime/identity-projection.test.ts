@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PlanBuilder, column, T, E } from '../../fixtures/plans/builder.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { runPipelineDef } from '../../../targets/runtime/lib/runner.ts';
 import type { IrExpr } from '../../../src/plan/ir.ts';
 

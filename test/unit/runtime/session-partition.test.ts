@@ -9,7 +9,7 @@ import { SessionAggOp, type SessionAggConfig } from '../../../targets/runtime/li
 import { rowKind, type AggFns, type Row } from '../../../targets/runtime/lib/ops/types.ts';
 import { decodeState, encodeState } from '../../../targets/runtime/lib/codec.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { PlanBuilder, column, T, agg } from '../../fixtures/plans/builder.ts';
 
 // Rows: [ts, user, page, v]. GROUP BY (user, page), PARTITION BY user unless said otherwise.

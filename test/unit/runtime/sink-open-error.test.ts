@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlanBuilder, column, T } from '../../fixtures/plans/builder.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { runPipelineDef } from '../../../targets/runtime/lib/runner.ts';
 import { registerSink } from '../../../targets/runtime/lib/connectors.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../../../src/api.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { start, exitCodeOf, CheckpointLockedError, RunError } from '../../../targets/runtime/lib/index.ts';
 import type { PipelineDef } from '../../../targets/runtime/lib/pipeline-types.ts';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlanBuilder, column, T } from '../../fixtures/plans/builder.ts';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { runPipelineDef } from '../../../targets/runtime/lib/runner.ts';
 import { META } from '../../../targets/runtime/lib/io/source-types.ts';
 import { setRowKind, type Row, type RowKind } from '../../../targets/runtime/lib/ops/types.ts';

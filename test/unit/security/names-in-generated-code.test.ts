@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { generateBody } from '../../../targets/runtime/codegen/module.ts';
-import { instantiateBody } from '../../../targets/runtime/index.ts';
+import { instantiateBody } from '../../../targets/runtime/instantiate-body.ts';
 import { sparkMultipartParts, sparkStatements } from '../../support/spark-sql-lexer.ts';
 import { buildInMemory } from './hostile-build.ts';
 import { sparkComment } from '../../../targets/iceberg/spark-sql-text.ts';

@@ -203,8 +203,10 @@ test('--workers 2, SESSION EMIT CHANGES: a merged session\'s deletes reach a Par
   const two = fold(await runSessions(2, 'CHANGES'));
   assert.deepEqual(one.final, expectedSessions());
   assert.deepEqual(two.final, expectedSessions());
-  assert.ok(two.deletes > 0, 'sessions that grew were deleted and inserted again');
-  assert.equal(two.deletes, one.deletes);
+  assert.ok(one.deletes > 0 && two.deletes > 0, 'sessions that grew were deleted and inserted again');
+  // Not equal counts: a key's events come from several files, and how many of them move a
+  // session's bounds depends on the order they meet in (gap 10: 0, 5, 3 moves once; 0, 3, 5 twice),
+  // which with two workers is the threads' timing. Every -D deleted a row that was there.
 });
 
 test('--workers 2 runs a GROUP BY without a window: per key the changelog of one thread, the same final table', { timeout: 120_000 }, async () => {

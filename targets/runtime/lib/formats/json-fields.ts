@@ -43,15 +43,9 @@ const enum Limit {
 }
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
-function isDigit(b: number): boolean {
-  return b >= Ch.ZERO && b <= Ch.NINE;
-}
-function isHex(b: number): boolean {
-  return isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-}
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+const isDigit = (b: number): boolean => b >= Ch.ZERO && b <= Ch.NINE;
+const isHex = (b: number): boolean => isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 
 /** What a byte inside a JSON string is: most are PLAIN, which the scan steps over at once. */
 const enum Kind {

@@ -466,6 +466,11 @@ export class Engine {
     // Signals, stop() and the abort signal (lifecycle.ts): a stop checkpoints first, bounded in time.
     const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: this.abort.signal, graceMs: DEFAULT_STOP_GRACE_MS, err: this.err });
     r.stop = stop;
+    // A source or sink still connecting (a broker that is down) must not hold the stop up.
+    void stop.stopped().then(() => {
+      for (const s of srcs) s.src.interrupt?.();
+      for (const s of sinks.values()) s.interrupt?.();
+    });
     const report = opts.onError ?? ((e: RunError): void => this.err(`pipec: ${e.message}\n`));
     /** The first error that ends the run (what `run()` rejects with); every one is reported as it happens. */
     let firstError: RunError | null = null;

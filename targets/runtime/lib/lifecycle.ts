@@ -119,7 +119,7 @@ export async function checkSinkTargets(sinks: RunningSink[], stop: StopControl, 
     s.checkTarget
       ? [
           within(s.checkTarget(), timeoutMs).then((r) => {
-            if (r === 'timeout') warn(`sink '${s.def.name}': could not check its target within ${Math.round(timeoutMs / 1000)} s; starting anyway`);
+            if (r === 'timeout' && !stop.stopping) warn(`sink '${s.def.name}': could not check its target within ${Math.round(timeoutMs / 1000)} s; starting anyway`);
           }),
         ]
       : [],

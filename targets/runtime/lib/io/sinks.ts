@@ -59,6 +59,11 @@ export interface RunningSink {
    * output is `def.json(row)` lines have it.
    */
   writeLines?(lines: Uint8Array, rows: number): void;
+  /**
+   * A stop was asked for: waits for a target that has not answered yet (a connect to a broker
+   * that is down) end now, failing the checkpoint they hold up rather than the stop's deadline.
+   */
+  interrupt?(): void;
   /** Hands buffered rows to the OS (not durable): keeps a streaming run's output current. */
   flush(): void;
   /** Makes everything written so far durable; returns the progress a checkpoint records. */

@@ -148,5 +148,10 @@ export interface RunningSource {
   startPartition?(index: number, next: number | null): Promise<void>;
   /** Scaled out: the next position of partition `index` as far as this member read it. */
   partitionPosition?(index: number): number | null;
+  /**
+   * A stop was asked for: a poll that waits on something slow that has read nothing yet (a
+   * connect to a broker that is down) returns now, producing nothing, so the run can stop.
+   */
+  interrupt?(): void;
   close(): Promise<void>;
 }

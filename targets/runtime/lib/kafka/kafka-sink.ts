@@ -87,6 +87,12 @@ export class KafkaSink implements RunningSink {
   private readonly kafka: Kafka;
   private producer: Producer;
   private connected: Promise<void> | null = null;
+  /** `connected` resolved: the producer is up (and, exactly-once, the recovery done). */
+  private ready = false;
+  /** A stop was asked for (`interrupt`) while connecting. */
+  private stopAsked = false;
+  private readonly onStop: Promise<void>;
+  private wakeOnStop: () => void = () => {};
   private pending: KeyValue[] = [];
   /** At-least-once: the sends started by flush(), chained so rows keep their order. */
   private chain: Promise<void> = Promise.resolve();
@@ -116,6 +122,7 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
+    this.onStop = new Promise((wake) => (this.wakeOnStop = wake));
     this.config = kafkaConfigOf(def, 'sink');
     this.brokers = brokersOf(this.config.brokers, cfg.env);
     this.transactionalId = memberTransactionalId(this.config, cfg.member);
@@ -165,8 +172,13 @@ export class KafkaSink implements RunningSink {
     // The key columns of a changelog sink are its upsert key (keyColumns checks it).
     this.pairing = this.opField ? new UpdatePairing(this.keyIdx, (row, action) => this.writeKeyed(row, action)) : null;
     const what = `Kafka at ${this.brokers.join(', ')} (sink '${this.def.name}', topic '${this.config.topic}'): connecting`;
-    this.connected = this.cfg.warn ? noticeWhileWaiting(this.start(progress as IntervalProgress | null), what, this.cfg.warn) : this.start(progress as IntervalProgress | null);
-    this.connected.catch((e: Error) => (this.failure ??= e));
+    const warn = this.cfg.warn;
+    const start = this.start(progress as IntervalProgress | null);
+    this.connected = warn ? noticeWhileWaiting(start, what, (m) => this.stopAsked || warn(m)) : start;
+    this.connected.then(
+      () => (this.ready = true),
+      (e: Error) => (this.failure ??= e),
+    );
   }
 
   /** Connects (fencing an earlier incarnation) and finishes the interval a restart left open. */
@@ -217,6 +229,27 @@ export class KafkaSink implements RunningSink {
    * (`allowAutoTopicCreation: false`), and a missing one would otherwise show only as retries.
    * (`listTopics` asks for metadata without naming a topic, so it cannot auto-create one either.)
    */
+  /**
+   * Awaits the connect, or a stop asked for before it came: a broker that is down makes the
+   * client retry for minutes, and a stop must not wait for that. Rows not delivered are not
+   * lost: no checkpoint covers them, so the restart computes them again.
+   */
+  private async connectWait(): Promise<void> {
+    if (this.ready || this.connected === null) return void (await this.connected);
+    await Promise.race([this.connected, this.onStop]);
+    if (this.ready) return;
+    const e = new Error(
+      `sink '${this.def.name}': stopped before Kafka at ${this.brokers.join(', ')} answered; no checkpoint was taken, so a restart computes the rows since the last one again`,
+    );
+    this.failure ??= e;
+    throw e;
+  }
+
+  interrupt(): void {
+    this.stopAsked = true;
+    this.wakeOnStop();
+  }
+
   async checkTarget(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
@@ -300,7 +333,7 @@ export class KafkaSink implements RunningSink {
   }
 
   private async send(messages: KeyValue[]): Promise<void> {
-    await this.connected;
+    await this.connectWait();
     for (let i = 0; i < messages.length; i += SEND_CHUNK) {
       await this.producer.send({ topic: this.config.topic, acks: acksNumber(this.config.acks), messages: messages.slice(i, i + SEND_CHUNK) });
     }
@@ -381,7 +414,7 @@ export class KafkaSink implements RunningSink {
     if (this.failure !== null) throw this.failure;
     // A held '-U' belongs to this interval: its tombstone goes with the rows before it.
     this.pairing?.release();
-    await this.connected;
+    await this.connectWait();
     if (!this.eos) {
       this.flush();
       await this.chain;
@@ -439,7 +472,7 @@ export class KafkaSink implements RunningSink {
       if (this.connected !== null) {
         // Exactly-once rows not covered by a durable checkpoint are dropped: the resumed run
         // recomputes them. A recovery still running is let finish (it is safe either way)...
-        if (this.eos) await this.connected.catch(() => undefined);
+        if (this.eos) await this.connectWait().catch(() => undefined);
         else if (this.failure === null) await this.commitInterval();
         // ...and its failure is not swallowed (a finished pipeline's restart only opens and
         // closes its sinks).

@@ -118,6 +118,11 @@ export class KafkaSource implements RunningSource {
   private readonly parts = new Map<number, PartState>();
   private queue: Pending[] = [];
   private started: Promise<void> | null = null;
+  /** The connect and group join finished (`started` settled without an error). */
+  private ready = false;
+  /** A stop was asked for (`interrupt`): a poll still connecting gives up waiting. */
+  private interrupted = false;
+  private wakeConnectWait: (() => void) | null = null;
   private failure: Error | null = null;
   private closed = false;
   /** Log start/end offsets per partition, read at start for `earliest`/`latest`. */
@@ -198,6 +203,34 @@ export class KafkaSource implements RunningSource {
         await new Promise<void>((done) => this.queue.push({ part, messages: batch.messages, i: 0, done, prepared: false }));
       },
     });
+  }
+
+  /**
+   * Connects and joins the group on the first poll; true once done. False when a stop came
+   * first (`interrupt`): a broker that is down makes kafkajs retry for minutes, and a stop must
+   * not wait for that (nothing was read, so there is nothing to lose).
+   */
+  private async connected(): Promise<boolean> {
+    if (this.interrupted) return false;
+    if (this.started === null) {
+      const what = `Kafka at ${this.brokers.join(', ')} (topic '${this.config.topic}', consumer group '${this.config.groupId}'): connecting and joining the group`;
+      this.started = noticeWhileWaiting(this.start(), what, (m) => {
+        if (!this.interrupted) this.out.warn(m);
+      });
+      // Given up on by a stop, the connect may still fail later: that is no error of the run.
+      this.started.catch(() => {});
+    }
+    const woken = new Promise<void>((wake) => (this.wakeConnectWait = wake));
+    await Promise.race([this.started, woken]);
+    this.wakeConnectWait = null;
+    if (this.interrupted) return false;
+    this.ready = true;
+    return true;
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    this.wakeConnectWait?.();
   }
 
   /** What a fetch told about a partition: its log end and how far the fetch reached. */
@@ -338,11 +371,7 @@ export class KafkaSource implements RunningSource {
   }
 
   async poll(budget: number): Promise<number> {
-    if (this.started === null) {
-      const what = `Kafka at ${this.brokers.join(', ')} (topic '${this.config.topic}', consumer group '${this.config.groupId}'): connecting and joining the group`;
-      this.started = noticeWhileWaiting(this.start(), what, (m) => this.out.warn(m));
-      await this.started;
-    }
+    if (!this.ready && !(await this.connected())) return 0;
     if (this.failure !== null) throw this.failure;
     let n = 0;
     const wantMeta = this.wantMeta;

@@ -20,7 +20,7 @@ import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import { StatusRenderer, summaryLine } from './status-line.ts';
-import { checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl } from './lifecycle.ts';
+import { ACK_ON_STOP_MS, checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl, unlessStopping } from './lifecycle.ts';
 import type { Instance, PipelineDef } from './pipeline-types.ts';
 import { dropsLate, operatorBuilders } from './operator-builders.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
@@ -358,7 +358,10 @@ export class Engine {
       afterCheckpoint: async (seq) => {
         for (const s of srcs) {
           try {
-            await s.src.afterCheckpoint?.();
+            const ack = s.src.afterCheckpoint?.();
+            if (ack && (await unlessStopping(ack, r.stop)) === 'gave-up') {
+              this.warn(`source '${s.src.def.name}': stopping without acknowledging checkpoint ${seq} upstream (no answer within ${ACK_ON_STOP_MS / 1000} s); the checkpoint holds the positions, and the restart resumes from them`);
+            }
           } catch (e) {
             // The checkpoint holds the positions (they win on resume); acknowledging upstream is
             // only housekeeping (e.g. a group rebalancing refuses offset commits). The next

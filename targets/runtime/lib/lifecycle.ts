@@ -11,6 +11,12 @@ export const SIGNAL_EXIT: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, 
 export const DEFAULT_STOP_GRACE_MS = 30_000;
 /** How long one sink or source may take to close before the run goes on without it. */
 export const CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * How long a source's acknowledgement of a checkpoint upstream (Kafka offsets committed to the
+ * group) may take once a stop is asked for: it is housekeeping (the checkpoint holds the
+ * positions), and a broker that went away makes the client retry for minutes.
+ */
+export const ACK_ON_STOP_MS = 3_000;
 /** How long the start check of one sink may take before the run starts without its answer. */
 export const START_CHECK_TIMEOUT_MS = 30_000;
 
@@ -107,6 +113,18 @@ export async function within<T>(p: Promise<T>, ms: number): Promise<T | 'timeout
   } finally {
     if (t !== null) clearTimeout(t);
   }
+}
+
+/**
+ * `p`, or 'gave-up' when a stop is asked for (before or while it waits) and `p` has not settled
+ * within `graceMs` of that: for waits that are housekeeping, which a stop must not wait out.
+ */
+export async function unlessStopping<T>(p: Promise<T>, stop: StopControl | null, graceMs = ACK_ON_STOP_MS): Promise<T | 'gave-up'> {
+  if (stop === null) return p;
+  // Given up on, `p` may still fail later: that is no error of the run.
+  p.catch(() => undefined);
+  const afterStop = stop.stopped().then(() => within(p, graceMs));
+  return Promise.race([p, afterStop.then((r) => (r === 'timeout' ? ('gave-up' as const) : r))]);
 }
 
 /**

@@ -20,7 +20,7 @@ import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import { StatusRenderer, summaryLine } from './status-line.ts';
-import { ACK_ON_STOP_MS, checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl, unlessStopping } from './lifecycle.ts';
+import { ACK_ON_STOP_MS, checkSinkTargets, DEFAULT_STOP_GRACE_MS, SINK_ON_STOP_MS, StopControl, unlessStopping } from './lifecycle.ts';
 import type { Instance, PipelineDef } from './pipeline-types.ts';
 import { dropsLate, operatorBuilders } from './operator-builders.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
@@ -250,6 +250,7 @@ export class Engine {
       dead: new DeadLetterFile(this.opts.baseDir, this.def.name, this.def.deadLetterPath ?? undefined, scale.member, (m) => this.warn(m)),
       parts: null!,
       stop: null,
+      gaveUpOnStop: false,
     };
     r.connCtx = this.connectorContext(r);
     this.createOperators(r);
@@ -345,7 +346,15 @@ export class Engine {
       commitSinks: async () => {
         const progress: Record<string, unknown> = {};
         // null, never undefined: JSON would drop the entry, and a resume requires one per sink.
-        for (const [id, s] of sinks) progress[id] = (await s.commit()) ?? null;
+        for (const [id, s] of sinks) {
+          const committed = await unlessStopping(s.commit(), r.stop, SINK_ON_STOP_MS);
+          if (committed === 'gave-up') {
+            throw new RunFailedError(
+              `sink '${s.def.name}': its target did not confirm the rows within ${SINK_ON_STOP_MS / 1000} s of the stop; no checkpoint was taken, so a restart computes the rows since the last one again`,
+            );
+          }
+          progress[id] = committed ?? null;
+        }
         return progress;
       },
       body: (finished) => ({
@@ -360,6 +369,7 @@ export class Engine {
           try {
             const ack = s.src.afterCheckpoint?.();
             if (ack && (await unlessStopping(ack, r.stop)) === 'gave-up') {
+              r.gaveUpOnStop = true;
               this.warn(`source '${s.src.def.name}': stopping without acknowledging checkpoint ${seq} upstream (no answer within ${ACK_ON_STOP_MS / 1000} s); the checkpoint holds the positions, and the restart resumes from them`);
             }
           } catch (e) {
@@ -369,7 +379,13 @@ export class Engine {
             this.warn(`source '${s.src.def.name}': could not acknowledge checkpoint ${seq} upstream (retried at the next checkpoint): ${(e as Error).message}`);
           }
         }
-        for (const s of sinks.values()) await s.afterCheckpoint?.();
+        for (const s of sinks.values()) {
+          const published = s.afterCheckpoint?.();
+          if (published && (await unlessStopping(published, r.stop, SINK_ON_STOP_MS)) === 'gave-up') {
+            r.gaveUpOnStop = true;
+            this.warn(`sink '${s.def.name}': stopping before the output of checkpoint ${seq} was published (no answer within ${SINK_ON_STOP_MS / 1000} s); the checkpoint records it, and the restart publishes it`);
+          }
+        }
       },
     };
   }
@@ -539,7 +555,7 @@ export class Engine {
         for (const s of srcs) s.clock.wm = Number.POSITIVE_INFINITY;
         this.propagate(r);
       }
-      await this.checkpoint(r, ended);
+      if (!r.gaveUpOnStop) await this.checkpoint(r, ended);
       how = ended ? 'finished' : 'stopped';
     } catch (e) {
       failure = this.failureText(e);
@@ -599,4 +615,9 @@ interface RunState {
   parts: CheckpointParts;
   /** Set when the loop starts. */
   stop: StopControl | null;
+  /**
+   * A stop gave up on acknowledging or publishing a checkpoint (the target did not answer): the
+   * run ends on that checkpoint, as a crash right after it would, without taking another.
+   */
+  gaveUpOnStop: boolean;
 }

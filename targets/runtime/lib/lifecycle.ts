@@ -17,6 +17,13 @@ export const CLOSE_TIMEOUT_MS = 5_000;
  * positions), and a broker that went away makes the client retry for minutes.
  */
 export const ACK_ON_STOP_MS = 3_000;
+/**
+ * How long a sink's commit, or its publishing after a checkpoint, may take once a stop is asked
+ * for. Longer than ACK_ON_STOP_MS: a healthy sink may have many rows to flush. Past it, the stop
+ * goes on as a crash at that point would (which the sinks' checkpoint protocol makes safe): no
+ * checkpoint, or one whose output the restart publishes.
+ */
+export const SINK_ON_STOP_MS = 10_000;
 /** How long the start check of one sink may take before the run starts without its answer. */
 export const START_CHECK_TIMEOUT_MS = 30_000;
 

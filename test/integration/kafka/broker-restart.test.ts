@@ -1,7 +1,9 @@
 // The Kafka source across a broker stop/start (test/services/services down|up kafka): the
 // consumer keeps retrying, rejoins, and resumes where it was, without loss or duplicates; and
 // `pipec run` stopped (SIGTERM) while the broker is away stops within seconds, not after its
-// 30 s deadline, with a checkpoint its restart resumes from.
+// 30 s deadline, reading from it (with a checkpoint its restart resumes from) or writing to it
+// (at-least-once: no checkpoint, the restart sends the rows again; exactly-once: the restart
+// publishes what the last checkpoint recorded).
 // This restarts the shared test broker: other Kafka tests running at that moment see a
 // short outage, which is what their clients must survive too.
 import { test, after } from 'node:test';
@@ -12,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../support/venv.ts';
 import { readServicesEnv } from '../../support/services.ts';
-import { createTopic, kafkaEnv, newSource, pollUntil, produce, unique } from './helpers.ts';
+import { createTopic, kafkaEnv, newSource, pollUntil, produce, readTopic, unique } from './helpers.ts';
 
 const services = path.join(repoRoot, 'test', 'services', 'services');
 
@@ -53,7 +55,7 @@ test('a consumer resumes without loss or duplicates after the broker stops and s
 const linesOf = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 /** `pipec run spec` in `dir` with a checkpoint folder; `stop()` sends SIGTERM and resolves with the exit and how long it took. */
-function runPipec(dir: string, spec: string): { stderr: () => string; stop: () => Promise<{ code: number | null; ms: number }> } {
+function runPipec(dir: string, spec: string = 'k.pipe.sql'): { stderr: () => string; stop: () => Promise<{ code: number | null; ms: number }> } {
   const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'pipec.mjs'), 'run', spec, '--checkpoint-dir', 'ck'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -125,3 +127,60 @@ CREATE SINK out FROM v WITH (connector = 'file', path = 'out.ndjson', format = '
   const seen = linesOf(out).map((l) => (JSON.parse(l) as { id: number }).id);
   assert.deepEqual(seen, Array.from({ length: 80 }, (_, i) => i), 'every record once, in order');
 });
+
+/** The sequence number of the checkpoint in `dir`/ck (0: none yet). */
+const checkpointSeq = (dir: string): number => {
+  const f = path.join(dir, 'ck', 'checkpoint.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as { seq: number }).seq : 0;
+};
+
+for (const delivery of ['at-least-once', 'exactly-once'] as const) {
+  test(`SIGTERM while the broker of a ${delivery} Kafka sink is away stops within seconds; after the restart no row is missing${delivery === 'exactly-once' ? ' or twice' : ''}`, { timeout: 300_000 }, async () => {
+    const { brokers } = await kafkaEnv();
+    const topic = await createTopic(1, `sink-away-${delivery}`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'pipec-sink-away-'));
+    writeFileSync(
+      path.join(dir, 'k.pipe.sql'),
+      `PIPELINE sink_away WITH (checkpoint_interval = '2 s');
+CREATE SOURCE g (id BIGINT NOT NULL) WITH (connector = 'datagen', rows_per_second = 200, fields.id.kind = 'sequence');
+CREATE VIEW v AS SELECT id FROM g;
+CREATE SINK out FROM v WITH (connector = 'kafka', topic = '${topic}', brokers = '${brokers}', format = 'json', delivery = '${delivery}');
+`,
+    );
+    const first = runPipec(dir);
+    let brokerDown = false;
+    try {
+      await until('a first checkpoint', () => checkpointSeq(dir) >= 1, 120_000);
+      execFileSync('bash', [services, 'down', 'kafka'], { stdio: 'pipe' });
+      brokerDown = true;
+      await new Promise((r) => setTimeout(r, 2000));
+      const stopped = await first.stop();
+      assert.ok(stopped.ms < 25_000, `stopped ${stopped.ms} ms after SIGTERM:\n${first.stderr()}`);
+      assert.doesNotMatch(first.stderr(), /did not stop within/, first.stderr());
+      if (delivery === 'at-least-once') {
+        // The rows in flight were never confirmed: the stop takes no checkpoint and says so.
+        assert.equal(stopped.code, 1, first.stderr());
+        assert.match(first.stderr(), /sink 'out': its target did not confirm the rows within 10 s of the stop; no checkpoint was taken/);
+      } else {
+        // The checkpoint was taken (its interval file is the sink's progress); publishing it is what could not finish.
+        assert.equal(stopped.code, 143, first.stderr());
+        assert.match(first.stderr(), /sink 'out': stopping before the output of checkpoint \d+ was published .* the restart publishes it/);
+      }
+    } finally {
+      if (brokerDown) execFileSync('bash', [services, 'up', 'kafka'], { stdio: 'pipe' });
+      else await first.stop();
+    }
+    const resumedFrom = checkpointSeq(dir);
+    const second = runPipec(dir);
+    try {
+      await until('two more checkpoints after the restart', () => checkpointSeq(dir) >= resumedFrom + 2, 120_000);
+    } finally {
+      assert.equal((await second.stop()).code, 143, second.stderr());
+    }
+    const ids = (await readTopic(topic, 'read_committed', { settleMs: 3000 })).map((m) => (JSON.parse(m.value!) as { id: number }).id);
+    const distinct = [...new Set(ids)].sort((a, b) => a - b);
+    assert.ok(distinct.length > 0);
+    assert.deepEqual(distinct, Array.from({ length: distinct.length }, (_, i) => i), 'no id is missing from 0 to the last');
+    if (delivery === 'exactly-once') assert.equal(ids.length, distinct.length, 'no id twice');
+  });
+}

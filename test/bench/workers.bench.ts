@@ -3,7 +3,8 @@
 // (alternate lines: two partitions over the same event times, as two Kafka partitions would
 // be), each run by `pipec run` with --workers 1 and --workers 2 in the same run, interleaved.
 // Prints wall seconds (best of BENCH_WORKERS_ROUNDS, default 2), events per wall second, CPU
-// seconds of the process (all its threads) and the events/s ratio 2 workers / 1 worker against
+// seconds of the process (all its threads, and split into the main thread, each worker thread
+// and the rest: V8's and libuv's threads) and the events/s ratio 2 workers / 1 worker against
 // the goal (≥ 1.7×). Both worker counts must give the same answer as DuckDB's check (row count
 // and a sum), else the run fails. The machine is shared: the load average is printed beside
 // every figure; with other jobs on the two cores the ratio is depressed (a second worker only
@@ -40,6 +41,9 @@ async function split(dir: string, file: string): Promise<void> {
 interface Run {
   wallS: number;
   cpuS: number;
+  /** CPU s of the main thread and of each worker thread (cpu-time-preload.mjs); null where not reported. */
+  mainS: number | null;
+  workersS: number[];
   rows: number;
   check: number;
   load: string;
@@ -57,13 +61,28 @@ function runPipec(dir: string, id: string, workers: number): Run {
   const spec = `${id}.pipe.sql`;
   writeFileSync(join(dir, spec), `PIPELINE workers_${id} WITH (checkpoint_interval = '1 h');\n${SOURCE.replace("path = 'bids.ndjson'", "path = 'bids-*.ndjson'")}\n${q.spec}\n`);
   const cpuFile = join(dir, `${id}.cpu`);
+  const threadsFile = join(dir, `${id}.threads`);
+  rmSync(threadsFile, { force: true });
   const l = load();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', PRELOAD, PIPEC, 'run', spec, '--workers', String(workers)], { cwd: dir, env: { ...process.env, PIPEC_BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', PRELOAD, PIPEC, 'run', spec, '--workers', String(workers)], {
+    cwd: dir,
+    env: { ...process.env, PIPEC_BENCH_CPU_FILE: cpuFile, PIPEC_BENCH_THREADS_FILE: threadsFile, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`pipec run ${id} --workers ${workers} exited ${r.status}:\n${r.stderr.slice(-2000)}`);
   const answer = q.check(rowsOf(join(dir, 'out.ndjson')));
-  return { wallS, cpuS: Number(readFileSync(cpuFile, 'utf8')) / 1000, ...answer, load: l };
+  const threads = readFileSync(threadsFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]);
+  const main = threads.find(([who]) => who === 'main');
+  return {
+    wallS,
+    cpuS: Number(readFileSync(cpuFile, 'utf8')) / 1000,
+    mainS: main ? Number(main[1]) / 1000 : null,
+    workersS: threads.filter(([who]) => who === 'worker').map(([, ms]) => Number(ms) / 1000),
+    ...answer,
+    load: l,
+  };
 }
 
 async function main(): Promise<void> {
@@ -73,7 +92,7 @@ async function main(): Promise<void> {
   // DuckDB's views name both tables; the queries here read only the bids.
   await writeAuctions(join(dir, 'auctions.ndjson'), N);
   out(`--workers 1 vs 2: ${N.toLocaleString('en')} Nexmark-style bids in ${FILES} files; best wall time of ${ROUNDS} interleaved rounds (load average ${load()} at the start)\n\n`);
-  out('query | what | workers | wall s | events/s (wall) | CPU s | load at start of run\n---|---|---|---|---|---|---\n');
+  out('query | what | workers | wall s | events/s (wall) | CPU s | main thread CPU s | worker threads CPU s | other threads CPU s | load at start of run\n---|---|---|---|---|---|---|---|---|---\n');
   const wrong: string[] = [];
   const ratios: string[] = [];
   for (const id of ['q2', 'q4']) {
@@ -91,7 +110,11 @@ async function main(): Promise<void> {
     }
     for (const w of [1, 2]) {
       const r = best.get(w)!;
-      out(`${id} | ${q.what} | ${w} | ${r.wallS.toFixed(2)} | ${Math.round(N / r.wallS).toLocaleString('en')} | ${r.cpuS.toFixed(2)} | ${r.load}\n`);
+      // With one worker the engine runs on the main thread itself (no worker thread). "Other" is
+      // V8's own threads (garbage collection, compilation) and libuv's I/O pool.
+      const known = (r.mainS ?? 0) + r.workersS.reduce((a, b) => a + b, 0);
+      const perThread = r.mainS === null ? 'n/a | n/a | n/a' : `${r.mainS.toFixed(2)} | ${r.workersS.map((x) => x.toFixed(2)).join(' + ') || '—'} | ${(r.cpuS - known).toFixed(2)}`;
+      out(`${id} | ${q.what} | ${w} | ${r.wallS.toFixed(2)} | ${Math.round(N / r.wallS).toLocaleString('en')} | ${r.cpuS.toFixed(2)} | ${perThread} | ${r.load}\n`);
     }
     const one = best.get(1)!;
     const two = best.get(2)!;

@@ -1,4 +1,5 @@
-// A stop (SIGTERM) while a Kafka source or sink is still connecting to a broker that is down:
+// A stop (SIGTERM) while a Kafka source or sink is still connecting to a broker that is down
+// (with one thread, and a sink under `--workers 2`):
 // kafkajs retries for minutes, and the run used to wait out the stop's whole 30 s deadline,
 // printing "waiting for Kafka" notices after the stop. Now the source gives up at once (nothing
 // was read: a clean stop, 143), and the sink fails the checkpoint it holds up, saying so (exit 1).
@@ -35,9 +36,9 @@ interface Stopped {
 }
 
 /** Runs `pipec run spec`, sends SIGTERM once it says it is waiting for Kafka, and awaits its exit. */
-function stopWhileWaiting(dir: string, spec: string): Promise<Stopped> {
+function stopWhileWaiting(dir: string, spec: string, args: string[] = []): Promise<Stopped> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PIPEC, 'run', spec], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [PIPEC, 'run', spec, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
     let sentAt = 0;
     const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
@@ -77,4 +78,14 @@ test('SIGTERM while a Kafka sink connects fails the checkpoint it holds up, nami
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /sink 'out': stopped before Kafka at 127\.0\.0\.1:1 answered; no checkpoint was taken/);
   assert.doesNotMatch(afterStop(r.stderr), /so far|did not stop|could not check its target/, r.stderr);
+});
+
+test('the same under --workers 2: the coordinator interrupts the sink too', async () => {
+  const dir = tempDir('stop-connecting-workers');
+  for (const f of ['a', 'b']) writeFileSync(path.join(dir, `in-${f}.ndjson`), '{"auction":1,"price":2}\n');
+  writeFileSync(path.join(dir, 's.pipe.sql'), TO_KAFKA.replace("path = 'in.ndjson'", "path = 'in-*.ndjson'"));
+  const r = await stopWhileWaiting(dir, 's.pipe.sql', ['--workers', '2']);
+  assert.ok(r.ms < 10_000, `stopped ${r.ms} ms after SIGTERM (the deadline is 30 s):\n${r.stderr}`);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /sink 'out': stopped before Kafka at 127\.0\.0\.1:1 answered; no checkpoint was taken/);
 });

@@ -20,7 +20,8 @@ import { encodeState, decodeState } from './codec.ts';
 import { jsonAny } from './values.ts';
 import { prometheusText, startMetricsServer, statusLine, type Metrics } from './metrics.ts';
 import { StatusRenderer, summaryLine } from './status-line.ts';
-import { ACK_ON_STOP_MS, checkSinkTargets, DEFAULT_STOP_GRACE_MS, SINK_ON_STOP_MS, StopControl, unlessStopping } from './lifecycle.ts';
+import { checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl } from './lifecycle.ts';
+import { acknowledgeSources, commitSinks, interruptOnStop, publishSinks } from './stop-bounds.ts';
 import type { Instance, PipelineDef } from './pipeline-types.ts';
 import { dropsLate, operatorBuilders } from './operator-builders.ts';
 import { GroupAggOp } from './ops/group-agg.ts';
@@ -343,20 +344,7 @@ export class Engine {
   private checkpointParts(r: RunState): CheckpointParts {
     const { sinks, ops, srcs } = this;
     return {
-      commitSinks: async () => {
-        const progress: Record<string, unknown> = {};
-        // null, never undefined: JSON would drop the entry, and a resume requires one per sink.
-        for (const [id, s] of sinks) {
-          const committed = await unlessStopping(s.commit(), r.stop, SINK_ON_STOP_MS);
-          if (committed === 'gave-up') {
-            throw new RunFailedError(
-              `sink '${s.def.name}': its target did not confirm the rows within ${SINK_ON_STOP_MS / 1000} s of the stop; no checkpoint was taken, so a restart computes the rows since the last one again`,
-            );
-          }
-          progress[id] = committed ?? null;
-        }
-        return progress;
-      },
+      commitSinks: () => commitSinks(sinks, r.stop),
       body: (finished) => ({
         sources: Object.fromEntries(srcs.map((s) => [s.id, { position: encodeState(s.src.position()), clock: encodeState(s.clock.snapshot()), records: s.records, dead: s.dead }])),
         operators: Object.fromEntries(ops.map((o) => [o.id, encodeState(o.snapshot())])),
@@ -365,27 +353,9 @@ export class Engine {
         late: Object.fromEntries(this.metrics.late),
       }),
       afterCheckpoint: async (seq) => {
-        for (const s of srcs) {
-          try {
-            const ack = s.src.afterCheckpoint?.();
-            if (ack && (await unlessStopping(ack, r.stop)) === 'gave-up') {
-              r.gaveUpOnStop = true;
-              this.warn(`source '${s.src.def.name}': stopping without acknowledging checkpoint ${seq} upstream (no answer within ${ACK_ON_STOP_MS / 1000} s); the checkpoint holds the positions, and the restart resumes from them`);
-            }
-          } catch (e) {
-            // The checkpoint holds the positions (they win on resume); acknowledging upstream is
-            // only housekeeping (e.g. a group rebalancing refuses offset commits). The next
-            // checkpoint acknowledges again.
-            this.warn(`source '${s.src.def.name}': could not acknowledge checkpoint ${seq} upstream (retried at the next checkpoint): ${(e as Error).message}`);
-          }
-        }
-        for (const s of sinks.values()) {
-          const published = s.afterCheckpoint?.();
-          if (published && (await unlessStopping(published, r.stop, SINK_ON_STOP_MS)) === 'gave-up') {
-            r.gaveUpOnStop = true;
-            this.warn(`sink '${s.def.name}': stopping before the output of checkpoint ${seq} was published (no answer within ${SINK_ON_STOP_MS / 1000} s); the checkpoint records it, and the restart publishes it`);
-          }
-        }
+        const srcGaveUp = await acknowledgeSources(srcs.map((s) => s.src), r.stop, seq, (m) => this.warn(m));
+        const sinkGaveUp = await publishSinks(sinks.values(), r.stop, seq, (m) => this.warn(m));
+        if (srcGaveUp || sinkGaveUp) r.gaveUpOnStop = true;
       },
     };
   }
@@ -486,10 +456,7 @@ export class Engine {
     const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: this.abort.signal, graceMs: DEFAULT_STOP_GRACE_MS, err: this.err });
     r.stop = stop;
     // A source or sink still connecting (a broker that is down) must not hold the stop up.
-    void stop.stopped().then(() => {
-      for (const s of srcs) s.src.interrupt?.();
-      for (const s of sinks.values()) s.interrupt?.();
-    });
+    interruptOnStop(stop, srcs.map((s) => s.src), sinks.values());
     const report = opts.onError ?? ((e: RunError): void => this.err(`pipec: ${e.message}\n`));
     /** The first error that ends the run (what `run()` rejects with); every one is reported as it happens. */
     let firstError: RunError | null = null;

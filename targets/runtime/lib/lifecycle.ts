@@ -1,7 +1,8 @@
 // How a run ends, whatever happens: SIGINT/SIGTERM stop it (a checkpoint first, bounded in
 // time; a second signal exits at once; exit 130/143), the start checks of the sinks (a missing
-// table or topic ends the run at start, naming it), and closing that cannot hang (each close is
-// bounded). A run must never outlive its failure: a hung close or a client retrying forever
+// table or topic ends the run at start, naming it), waits on an outside system that a stop
+// gives up on after a grace period (`unlessStopping`: a broker that went away), and closing that
+// cannot hang (each close is bounded). A run must never outlive its failure: a hung close or a client retrying forever
 // used to keep the process serving /metrics and deaf to Ctrl-C.
 import type { RunningSink } from './io/sinks.ts';
 

@@ -225,11 +225,6 @@ export class KafkaSink implements RunningSink {
   }
 
   /**
-   * The runner's start check: the topic exists. The producer never creates topics
-   * (`allowAutoTopicCreation: false`), and a missing one would otherwise show only as retries.
-   * (`listTopics` asks for metadata without naming a topic, so it cannot auto-create one either.)
-   */
-  /**
    * Awaits the connect, or a stop asked for before it came: a broker that is down makes the
    * client retry for minutes, and a stop must not wait for that. Rows not delivered are not
    * lost: no checkpoint covers them, so the restart computes them again.
@@ -250,6 +245,11 @@ export class KafkaSink implements RunningSink {
     this.wakeOnStop();
   }
 
+  /**
+   * The runner's start check: the topic exists. The producer never creates topics
+   * (`allowAutoTopicCreation: false`), and a missing one would otherwise show only as retries.
+   * (`listTopics` asks for metadata without naming a topic, so it cannot auto-create one either.)
+   */
   async checkTarget(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();

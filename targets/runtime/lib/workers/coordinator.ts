@@ -17,6 +17,7 @@ import type { CheckpointDoc } from '../checkpoint.ts';
 import { decodeState, encodeState } from '../codec.ts';
 import type { Metrics } from '../metrics.ts';
 import { checkSinkTargets, DEFAULT_STOP_GRACE_MS, StopControl } from '../lifecycle.ts';
+import { commitSinks, interruptOnStop, publishSinks } from '../stop-bounds.ts';
 import type { PipelineDef } from '../pipeline-types.ts';
 import { closeAll, createSinks, openSinks, publishFinished } from '../connector-lifecycle.ts';
 import { matchFiles, partitionName } from '../io/file-source.ts';
@@ -72,6 +73,10 @@ class Coordinator {
   private firstError: RunError | null = null;
   private wake: (() => void) | null = null;
   private checkpointRequested = false;
+  /** The run's stop request (set when the loop starts): checkpoints bound their waits on it. */
+  private stop: StopControl | null = null;
+  /** A stop gave up on publishing a checkpoint's output: the run ends on that checkpoint (stop-bounds.ts). */
+  private gaveUpOnStop = false;
   /** Positions as of the last checkpoint (what sinks store with their commits), by source name. */
   private positions: Record<string, unknown> = {};
   private base = { records: new Map<string, number>(), dead: new Map<string, number>(), late: new Map<string, number>() };
@@ -302,7 +307,10 @@ class Coordinator {
   private async loop(checkpoints: CheckpointCoordinator): Promise<RunResult> {
     const { def, opts } = this;
     const stop = new StopControl({ handleSignals: opts.handleSignals ?? true, abort: opts.signal, graceMs: DEFAULT_STOP_GRACE_MS, err: this.err });
+    this.stop = stop;
     void stop.stopped().then(() => this.poke());
+    // A sink still connecting (a broker that is down) must not hold the stop up.
+    interruptOnStop(stop, [], this.sinks.values());
     let how: 'finished' | 'stopped' = 'stopped';
     let lastCk = this.now();
     let lastFlush = this.now();
@@ -315,8 +323,11 @@ class Coordinator {
         const t = this.now();
         if (stop.stopping || this.workers.every((w) => w.ended)) {
           const finished = !stop.stopping;
-          await this.checkpoint(checkpoints, finished, 'exit');
-          exit = true;
+          // After a given-up publish the run ends on that checkpoint; the workers are stopped below.
+          if (!this.gaveUpOnStop) {
+            await this.checkpoint(checkpoints, finished, 'exit');
+            exit = true;
+          }
           how = finished ? 'finished' : 'stopped';
           break;
         }
@@ -383,14 +394,10 @@ class Coordinator {
     for (const [id, v] of Object.entries(late)) this.metrics.late.set(id, v);
     this.positions = Object.fromEntries(def.sources.map((s) => [s.name, sources[s.id]!.position]));
     const parts: CheckpointParts = {
-      commitSinks: async () => {
-        const progress: Record<string, unknown> = {};
-        for (const [id, s] of this.sinks) progress[id] = (await s.commit()) ?? null;
-        return progress;
-      },
+      commitSinks: () => commitSinks(this.sinks, this.stop),
       body: () => ({ sources, operators, deadLetters: this.dead.progress(), late }),
-      afterCheckpoint: async () => {
-        for (const s of this.sinks.values()) await s.afterCheckpoint?.();
+      afterCheckpoint: async (seq) => {
+        if (await publishSinks(this.sinks.values(), this.stop, seq, (m) => this.warn(m))) this.gaveUpOnStop = true;
       },
     };
     await checkpoints.take(parts, finished);

@@ -353,9 +353,11 @@ export class Engine {
         late: Object.fromEntries(this.metrics.late),
       }),
       afterCheckpoint: async (seq) => {
-        const srcGaveUp = await acknowledgeSources(srcs.map((s) => s.src), r.stop, seq, (m) => this.warn(m));
-        const sinkGaveUp = await publishSinks(sinks.values(), r.stop, seq, (m) => this.warn(m));
-        if (srcGaveUp || sinkGaveUp) r.gaveUpOnStop = true;
+        // A source's acknowledgement given up on leaves nothing for the next checkpoint to trip
+        // over (the final one still records the latest positions, and scaled out, releases the
+        // member's partitions); an unpublished sink output does.
+        await acknowledgeSources(srcs.map((s) => s.src), r.stop, seq, (m) => this.warn(m));
+        if (await publishSinks(sinks.values(), r.stop, seq, (m) => this.warn(m))) r.gaveUpOnStop = true;
       },
     };
   }
@@ -583,8 +585,8 @@ interface RunState {
   /** Set when the loop starts. */
   stop: StopControl | null;
   /**
-   * A stop gave up on acknowledging or publishing a checkpoint (the target did not answer): the
-   * run ends on that checkpoint, as a crash right after it would, without taking another.
+   * A stop gave up on publishing a checkpoint's sink output (the target did not answer): the run
+   * ends on that checkpoint, as a crash right after it would, without taking another.
    */
   gaveUpOnStop: boolean;
 }

@@ -56,15 +56,13 @@ export async function publishSinks(sinks: Iterable<RunningSink>, stop: StopContr
 /**
  * Every source's acknowledgement upstream of checkpoint `seq` (Kafka offsets to the group). It
  * is housekeeping: the checkpoint holds the positions, which win on resume, so a failure is a
- * warning (the next checkpoint acknowledges again). True when a stop gave up on one.
+ * warning (the next checkpoint acknowledges again), and so is a stop giving up on it.
  */
-export async function acknowledgeSources(sources: readonly RunningSource[], stop: StopControl | null, seq: number, warn: (m: string) => void): Promise<boolean> {
-  let gaveUp = false;
+export async function acknowledgeSources(sources: readonly RunningSource[], stop: StopControl | null, seq: number, warn: (m: string) => void): Promise<void> {
   for (const s of sources) {
     try {
       const ack = s.afterCheckpoint?.();
       if (ack && (await unlessStopping(ack, stop, ACK_ON_STOP_MS)) === 'gave-up') {
-        gaveUp = true;
         warn(`source '${s.def.name}': stopping without acknowledging checkpoint ${seq} upstream (no answer within ${ACK_ON_STOP_MS / 1000} s); the checkpoint holds the positions, and the restart resumes from them`);
       }
     } catch (e) {
@@ -72,5 +70,4 @@ export async function acknowledgeSources(sources: readonly RunningSource[], stop
       warn(`source '${s.def.name}': could not acknowledge checkpoint ${seq} upstream (retried at the next checkpoint): ${(e as Error).message}`);
     }
   }
-  return gaveUp;
 }

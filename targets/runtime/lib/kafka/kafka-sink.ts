@@ -23,6 +23,7 @@
 // Scale-out (`member` set): each member has its own transactional id (`-<member>` appended)
 // and so its own marker group; a member's restart fences only its own earlier incarnation.
 import { noticeWhileWaiting } from '../io/waiting.ts';
+import { StoppableConnect } from '../io/stoppable-connect.ts';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Row } from '../ops/types.ts';
 import { upsertAction, type RunningSink, type SinkDef } from '../io/sinks.ts';
@@ -87,12 +88,8 @@ export class KafkaSink implements RunningSink {
   private readonly kafka: Kafka;
   private producer: Producer;
   private connected: Promise<void> | null = null;
-  /** `connected` resolved: the producer is up (and, exactly-once, the recovery done). */
-  private ready = false;
-  /** A stop was asked for (`interrupt`) while connecting. */
-  private stopAsked = false;
-  private readonly onStop: Promise<void>;
-  private wakeOnStop: () => void = () => {};
+  /** `connected` as a stop may give up on it: the producer up (and, exactly-once, the recovery done). */
+  private readonly connect = new StoppableConnect();
   private pending: KeyValue[] = [];
   /** At-least-once: the sends started by flush(), chained so rows keep their order. */
   private chain: Promise<void> = Promise.resolve();
@@ -122,7 +119,6 @@ export class KafkaSink implements RunningSink {
     readonly def: SinkDef,
     private readonly cfg: KafkaSinkConfig,
   ) {
-    this.onStop = new Promise((wake) => (this.wakeOnStop = wake));
     this.config = kafkaConfigOf(def, 'sink');
     this.brokers = brokersOf(this.config.brokers, cfg.env);
     this.transactionalId = memberTransactionalId(this.config, cfg.member);
@@ -174,11 +170,9 @@ export class KafkaSink implements RunningSink {
     const what = `Kafka at ${this.brokers.join(', ')} (sink '${this.def.name}', topic '${this.config.topic}'): connecting`;
     const warn = this.cfg.warn;
     const start = this.start(progress as IntervalProgress | null);
-    this.connected = warn ? noticeWhileWaiting(start, what, (m) => this.stopAsked || warn(m)) : start;
-    this.connected.then(
-      () => (this.ready = true),
-      (e: Error) => (this.failure ??= e),
-    );
+    this.connected = warn ? noticeWhileWaiting(start, what, (m) => this.connect.stopAsked || warn(m)) : start;
+    this.connected.catch((e: Error) => (this.failure ??= e));
+    this.connect.begin(this.connected);
   }
 
   /** Connects (fencing an earlier incarnation) and finishes the interval a restart left open. */
@@ -230,9 +224,7 @@ export class KafkaSink implements RunningSink {
    * lost: no checkpoint covers them, so the restart computes them again.
    */
   private async connectWait(): Promise<void> {
-    if (this.ready || this.connected === null) return void (await this.connected);
-    await Promise.race([this.connected, this.onStop]);
-    if (this.ready) return;
+    if (await this.connect.wait()) return;
     const e = new Error(
       `sink '${this.def.name}': stopped before Kafka at ${this.brokers.join(', ')} answered; no checkpoint was taken, so a restart computes the rows since the last one again`,
     );
@@ -241,8 +233,7 @@ export class KafkaSink implements RunningSink {
   }
 
   interrupt(): void {
-    this.stopAsked = true;
-    this.wakeOnStop();
+    this.connect.interrupt();
   }
 
   /**

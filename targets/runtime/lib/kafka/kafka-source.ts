@@ -12,6 +12,7 @@ import { brokersOf, kafkaConfigOf } from './at-start.ts';
 import type { KafkaSourceConfig as ResolvedKafkaSource } from '../config/kafka/config.ts';
 import { decodeReason } from '../io/guarded-decode.ts';
 import { noticeWhileWaiting } from '../io/waiting.ts';
+import { StoppableConnect } from '../io/stoppable-connect.ts';
 import { RowBatch } from '../io/row-batch.ts';
 
 /**
@@ -117,12 +118,8 @@ export class KafkaSource implements RunningSource {
   private readonly admin: Admin;
   private readonly parts = new Map<number, PartState>();
   private queue: Pending[] = [];
-  private started: Promise<void> | null = null;
-  /** The connect and group join finished (`started` settled without an error). */
-  private ready = false;
-  /** A stop was asked for (`interrupt`): a poll still connecting gives up waiting. */
-  private interrupted = false;
-  private wakeConnectWait: (() => void) | null = null;
+  /** The connect and group join, started by the first poll; a stop gives up waiting on it. */
+  private readonly connect = new StoppableConnect();
   private failure: Error | null = null;
   private closed = false;
   /** Log start/end offsets per partition, read at start for `earliest`/`latest`. */
@@ -205,32 +202,17 @@ export class KafkaSource implements RunningSource {
     });
   }
 
-  /**
-   * Connects and joins the group on the first poll; true once done. False when a stop came
-   * first (`interrupt`): a broker that is down makes kafkajs retry for minutes, and a stop must
-   * not wait for that (nothing was read, so there is nothing to lose).
-   */
-  private async connected(): Promise<boolean> {
-    if (this.interrupted) return false;
-    if (this.started === null) {
+  /** Connects and joins the group on the first poll; true once done, false when a stop came first (nothing read). */
+  private connected(): Promise<boolean> {
+    if (!this.connect.begun && !this.connect.stopAsked) {
       const what = `Kafka at ${this.brokers.join(', ')} (topic '${this.config.topic}', consumer group '${this.config.groupId}'): connecting and joining the group`;
-      this.started = noticeWhileWaiting(this.start(), what, (m) => {
-        if (!this.interrupted) this.out.warn(m);
-      });
-      // Given up on by a stop, the connect may still fail later: that is no error of the run.
-      this.started.catch(() => {});
+      this.connect.begin(noticeWhileWaiting(this.start(), what, (m) => this.connect.stopAsked || this.out.warn(m)));
     }
-    const woken = new Promise<void>((wake) => (this.wakeConnectWait = wake));
-    await Promise.race([this.started, woken]);
-    this.wakeConnectWait = null;
-    if (this.interrupted) return false;
-    this.ready = true;
-    return true;
+    return this.connect.wait();
   }
 
   interrupt(): void {
-    this.interrupted = true;
-    this.wakeConnectWait?.();
+    this.connect.interrupt();
   }
 
   /** What a fetch told about a partition: its log end and how far the fetch reached. */
@@ -371,7 +353,7 @@ export class KafkaSource implements RunningSource {
   }
 
   async poll(budget: number): Promise<number> {
-    if (!this.ready && !(await this.connected())) return 0;
+    if (!this.connect.connected && !(await this.connected())) return 0;
     if (this.failure !== null) throw this.failure;
     let n = 0;
     const wantMeta = this.wantMeta;

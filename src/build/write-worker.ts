@@ -5,9 +5,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { OutputPathError } from './write-outputs.ts';
 import { unpackShare, writeShare, type SharePacket, type WriteOutcome } from './write-share.ts';
 
+// The share comes as workerData, or (null there: the worker was started before its share was
+// known) as the first message.
+const packet = (workerData as SharePacket | null) ?? (await new Promise<SharePacket>((resolve) => parentPort!.once('message', resolve)));
 let outcome: WriteOutcome;
 try {
-  outcome = { kind: 'written', report: writeShare(unpackShare(workerData as SharePacket)) };
+  outcome = { kind: 'written', report: writeShare(unpackShare(packet)) };
 } catch (e) {
   const err = e as NodeJS.ErrnoException;
   outcome = {

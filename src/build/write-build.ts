@@ -33,16 +33,16 @@ export async function writeBuild(cwd: string, outDir: string, bundleDir: string,
   if (count === 1) return writeShare(whole);
   // The write workers start first: their start-up (~90 ms) runs beside the check below, and
   // each waits for its share, which it gets only once every path has passed.
-  const idle = Array.from({ length: count - 1 }, () => startWorker('write-worker', null));
+  const writers = Array.from({ length: count - 1 }, startWriteWorker);
   try {
     // Every path of every share is checked before any thread writes anything.
     checkPaths(whole);
   } catch (e) {
-    await Promise.all(idle.map((w) => w.terminate()));
+    await Promise.all(writers.map((w) => w.stop()));
     throw e;
   }
   const [mine, ...theirs] = splitShares(whole, count);
-  const workers = theirs.map((share, k) => runWriteWorker(idle[k]!, share));
+  const workers = theirs.map((share, k) => writers[k]!.write(share));
   let own: WriteReport | { failed: unknown };
   try {
     own = writeShare(mine!);
@@ -97,9 +97,17 @@ export function splitShares(whole: WriteShare, count: number): WriteShare[] {
   return shares;
 }
 
-function runWriteWorker(worker: Worker, share: WriteShare): Promise<WriteReport> {
-  return new Promise((resolvePromise, reject) => {
-    worker.postMessage(packShare(share));
+interface WriteWorker {
+  /** Hands the worker its share; settles once the worker has ended. */
+  write(share: WriteShare): Promise<WriteReport>;
+  /** Ends a worker that was never given a share. */
+  stop(): Promise<unknown>;
+}
+
+/** A write worker, started before its share is known; its listeners are on from the start. */
+function startWriteWorker(): WriteWorker {
+  const worker: Worker = startWorker('write-worker', null);
+  const done = new Promise<WriteReport>((resolvePromise, reject) => {
     let outcome: WriteOutcome | undefined;
     worker.once('message', (m: WriteOutcome) => (outcome = m));
     worker.once('error', reject);
@@ -109,6 +117,13 @@ function runWriteWorker(worker: Worker, share: WriteShare): Promise<WriteReport>
       reject(new Error(`pipec: a write worker stopped (exit code ${code}) before finishing its files`));
     });
   });
+  return {
+    write(share) {
+      worker.postMessage(packShare(share));
+      return done;
+    },
+    stop: () => (done.catch(() => {}), worker.terminate()),
+  };
 }
 
 /** The worker's failure as the error the CLI reports: an OutputPathError, or a file-system error with its code and path. */

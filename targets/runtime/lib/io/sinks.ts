@@ -56,7 +56,8 @@ export interface RunningSink {
   /**
    * Rows already encoded as the sink's NDJSON lines (UTF-8, each ending in '\n'), `rows` of them:
    * with `pipec run --workers N` the workers encode in parallel (lib/workers/). Only sinks whose
-   * output is `def.json(row)` lines have it.
+   * output is `def.json(row)` lines have it. The bytes may be a view of memory the worker
+   * reuses once the call returns (lib/workers/line-batch.ts): write or copy them before it does.
    */
   writeLines?(lines: Uint8Array, rows: number): void;
   /**

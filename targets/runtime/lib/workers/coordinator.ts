@@ -27,6 +27,7 @@ import type { RunOptions } from '../engine.ts';
 import { isPartitioned, probePlan, type ProbedOp } from './support.ts';
 import { mergeClocks, mergePositions, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData, WorkerSnapshot } from './protocol.ts';
+import { OUT_SLOTS, SLOT_BYTES } from './line-batch.ts';
 
 export interface WorkersSetup {
   /** N ≥ 2. */
@@ -233,7 +234,8 @@ class Coordinator {
         }
       : null;
     for (let i = 0; i < n; i++) {
-      const data: WorkerData = { index: i, n, body: setup.body, modules: setup.modules, env: opts.env, baseDir: opts.baseDir, shares, peers: peers[i]!, taken, encoded, resume };
+      const lineRing = encoded.length > 0 ? new SharedArrayBuffer(OUT_SLOTS * SLOT_BYTES) : null;
+      const data: WorkerData = { index: i, n, body: setup.body, modules: setup.modules, env: opts.env, baseDir: opts.baseDir, shares, peers: peers[i]!, taken, encoded, lineRing, resume };
       const worker = new Worker(setup.entry, { workerData: data, transferList: peers[i]!.filter((p): p is MessagePort => p !== null) });
       const r: Running = { worker, ready: false, ended: false, snapshot: null, exited: null! };
       r.exited = new Promise((done) => {

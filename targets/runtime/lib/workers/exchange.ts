@@ -7,7 +7,10 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Row } from '../ops/types.ts';
 import { ownerOf } from './key-hash.ts';
+import { packRows, unpackRows } from './packed-rows.ts';
 import type { ToPeer } from './protocol.ts';
+
+type ToPeerRows = Extract<ToPeer, { t: 'rows' }>;
 
 /** What the exchange drives: one stateful operator's real instance in this worker. */
 export interface ExchangedOp {
@@ -117,15 +120,22 @@ export class Exchange {
 
   private send(to: number, withWm: boolean): void {
     const per = this.out[to]!;
-    const ops: [number, Row[]][] = [];
+    const ops: ToPeerRows['ops'] = [];
+    const moved: ArrayBuffer[] = [];
     for (let op = 0; op < per.length; op++) {
-      if (per[op]!.length === 0) continue;
-      ops.push([op, per[op]!]);
+      const rows = per[op]!;
+      if (rows.length === 0) continue;
+      const packed = packRows(rows);
+      if (packed === null) ops.push([op, rows]);
+      else {
+        ops.push([op, packed]);
+        moved.push(packed.values.buffer as ArrayBuffer);
+      }
       per[op] = [];
     }
     this.outCount[to] = 0;
     this.sent[to]!++;
-    this.peers[to]!.postMessage({ t: 'rows', ops, wm: withWm ? this.mine : null } satisfies ToPeer);
+    this.peers[to]!.postMessage({ t: 'rows', ops, wm: withWm ? this.mine : null } satisfies ToPeer, moved);
   }
 
   private receive(from: number, m: ToPeer): void {
@@ -136,7 +146,8 @@ export class Exchange {
     }
     for (const [op, rows] of m.ops) {
       const target = this.ops[op]!;
-      for (let i = 0; i < rows.length; i++) target.push(rows[i]!);
+      if (!Array.isArray(rows)) unpackRows(rows, (row) => target.push(row));
+      else for (let i = 0; i < rows.length; i++) target.push(rows[i]!);
     }
     if (m.wm !== null) for (let op = 0; op < m.wm.length; op++) this.hear(op, from, m.wm[op]!);
     Atomics.add(this.taken, from * this.n + this.self, 1);

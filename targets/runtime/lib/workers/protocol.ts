@@ -5,6 +5,8 @@
 // both consistent.
 import type { MessagePort } from 'node:worker_threads';
 import type { Row } from '../ops/types.ts';
+import type { PackedRows } from './packed-rows.ts';
+import type { LineSegment } from './line-batch.ts';
 
 /** What a worker starts with (its `workerData`). */
 export interface WorkerData {
@@ -26,6 +28,11 @@ export interface WorkerData {
   taken: SharedArrayBuffer;
   /** Sinks that take NDJSON lines (`RunningSink.writeLines`): the worker encodes their rows itself. */
   encoded: string[];
+  /**
+   * The ring the worker encodes those sinks' lines into (line-batch.ts: OUT_SLOTS × SLOT_BYTES,
+   * message k in slot k mod OUT_SLOTS); null when there are none.
+   */
+  lineRing: SharedArrayBuffer | null;
   /** The checkpoint resumed from, merged (state-share.ts); null on a fresh start. */
   resume: { sources: Record<string, { position: unknown; clock: unknown }>; operators: Record<string, unknown> } | null;
 }
@@ -53,10 +60,11 @@ export interface WorkerSnapshot {
 export type FromWorker =
   /**
    * Rows for the sinks, per sink id in the order the worker produced them (`lines`: encoded, with
-   * how many rows they hold); dead-letter lines. A row's kind (a SESSION's EMIT CHANGES '-D')
+   * how many rows they hold, in the worker's ring or a buffer of their own; a sink may have
+   * several, in order); dead-letter lines. A row's kind (a SESSION's EMIT CHANGES '-D')
    * is a property of its array, which a message's structured clone keeps.
    */
-  | { t: 'out'; sinks: [string, Row[]][]; lines: [string, Uint8Array, number][]; dead: string[] }
+  | { t: 'out'; sinks: [string, Row[]][]; lines: LineSegment[]; dead: string[] }
   | { t: 'warn'; message: string }
   /** Made its sources and operators (and restored them): waits for 'go'. */
   | { t: 'ready' }
@@ -65,7 +73,10 @@ export type FromWorker =
   | ({ t: 'snapshot' } & WorkerSnapshot)
   | { t: 'failed'; message: string };
 
-/** Worker → worker: rows for operators this worker owns the keys of, then the sender's watermarks. */
+/**
+ * Worker → worker: rows for operators this worker owns the keys of (per operator index, as rows
+ * or packed as numbers, packed-rows.ts), then the sender's watermarks.
+ */
 export type ToPeer =
-  | { t: 'rows'; ops: [number, Row[]][]; wm: number[] | null }
+  | { t: 'rows'; ops: [number, Row[] | PackedRows][]; wm: number[] | null }
   | { t: 'barrier'; seq: number };

@@ -20,6 +20,7 @@ import { WatermarkGraph } from '../watermark-graph.ts';
 import { createSource } from '../connector-lifecycle.ts';
 import { sourceWatermark, wireSource, type SourceRt } from '../source-runtime.ts';
 import { Exchange, type ExchangedOp } from './exchange.ts';
+import { LineBatches, OUT_SLOTS } from './line-batch.ts';
 import { clockShare, OPERATOR_STATE, type ClockSnapshot, type FilePositions } from './state-share.ts';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.ts';
 
@@ -59,7 +60,8 @@ class WorkerRun {
   private readonly control: ToWorker[] = [];
   private controlWait: (() => void) | null = null;
   private sinkOut = new Map<string, Row[]>();
-  private linesOut = new Map<string, { text: string[]; rows: number }>();
+  /** The encoded sinks' lines for the next message (null when no sink is encoded here). */
+  private readonly linesOut: LineBatches | null;
   private outRows = 0;
   private dead: string[] = [];
   private sentOut = 0;
@@ -73,6 +75,8 @@ class WorkerRun {
     private readonly parent: MessagePort,
   ) {
     this.taken = new Int32Array(data.taken);
+    const takenByMain = data.n * data.n + data.index;
+    this.linesOut = data.lineRing && new LineBatches(data.lineRing, () => this.sentOut, () => this.sentOut - Atomics.load(this.taken, takenByMain) < OUT_SLOTS);
     this.owned = new Map(Object.entries(data.shares).map(([id, byWorker]) => [id, new Set(byWorker[data.index])]));
     parent.on('message', (m: ToWorker) => {
       this.control.push(m);
@@ -206,11 +210,8 @@ class WorkerRun {
       rowsOut: 0,
       write: (row) => {
         if (encoded) {
-          let l = this.linesOut.get(id);
-          if (l === undefined) this.linesOut.set(id, (l = { text: [], rows: 0 }));
-          l.text.push(json(row), '\n');
-          l.rows++;
-          if (++this.outRows >= OUT_ROWS) this.sendOut();
+          const slotFull = this.linesOut!.add(id, json(row));
+          if (++this.outRows >= OUT_ROWS || slotFull) this.sendOut();
           return;
         }
         let rows = this.sinkOut.get(id);
@@ -232,19 +233,10 @@ class WorkerRun {
 
   private sendOut(): void {
     if (this.outRows === 0 && this.dead.length === 0) return;
-    // Encoded here, in parallel, and moved (not copied) to the main thread, which only writes the bytes.
-    const moved: ArrayBuffer[] = [];
-    const lines: [string, Uint8Array, number][] = [];
-    for (const [id, l] of this.linesOut) {
-      const buf = Buffer.from(l.text.join(''), 'utf8');
-      const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
-      const bytes = own ? new Uint8Array(buf.buffer) : new Uint8Array(buf);
-      if (own) moved.push(buf.buffer as ArrayBuffer);
-      lines.push([id, bytes, l.rows]);
-    }
+    // Encoded here, in parallel, into bytes shared with the main thread, which only writes them.
+    const { lines, moved } = this.linesOut?.take() ?? { lines: [], moved: [] };
     this.parent.postMessage({ t: 'out', sinks: [...this.sinkOut], lines, dead: this.dead } satisfies FromWorker, moved);
     this.sinkOut = new Map();
-    this.linesOut = new Map();
     this.outRows = 0;
     this.dead = [];
     this.sentOut++;

@@ -29,7 +29,6 @@ export class LineBatches {
   /** Bytes of this message's slot used so far; -1 when the slot was not free (own buffers). */
   private used = 0;
   private slotChecked = false;
-  rows = 0;
 
   /**
    * @param ring the worker's OUT_SLOTS × SLOT_BYTES shared bytes
@@ -49,7 +48,6 @@ export class LineBatches {
     p.text += line;
     p.text += '\n';
     p.rows++;
-    this.rows++;
     return p.text.length >= GATHER_CHARS && this.encode(sinkId, p);
   }
 
@@ -61,7 +59,6 @@ export class LineBatches {
     this.moved = [];
     this.used = 0;
     this.slotChecked = false;
-    this.rows = 0;
     return out;
   }
 
